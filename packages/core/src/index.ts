@@ -1,0 +1,3 @@
+export * from './report/violation.js';
+export * from './report/folder.js';
+export * from './media/catalog.js';

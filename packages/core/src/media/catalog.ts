@@ -1,0 +1,79 @@
+import { z } from 'zod';
+
+export const webFormats = [
+  'html',
+  'css',
+  'js',
+  'mjs',
+  'json',
+  'txt',
+  'xml',
+  'webmanifest',
+  'png',
+  'jpeg',
+  'gif',
+  'webp',
+  'avif',
+  'svg',
+  'ico',
+  'woff',
+  'woff2',
+  'ttf',
+  'otf',
+  'mp4',
+  'webm',
+  'mp3',
+  'ogg',
+  'pdf',
+] as const;
+export const canvasFormats = ['html', 'css', 'png', 'jpeg', 'gif', 'webp', 'svg', 'woff2'] as const;
+
+export const Medium = z.object({
+  id: z.string(),
+  version: z.number().int(),
+  label: z.string(),
+  type: z.enum(['site', 'display', 'print']),
+  canvas: z.object({ width: z.number().int(), height: z.number().int() }).optional(),
+  formats: z.array(z.string()),
+});
+export type Medium = z.infer<typeof Medium>;
+
+const canvasMedium = (
+  id: string,
+  label: string,
+  type: Medium['type'],
+  width: number,
+  height: number,
+): Medium => ({
+  id,
+  version: 1,
+  label,
+  type,
+  canvas: { width, height },
+  formats: [...canvasFormats],
+});
+
+/** The media catalog (decisions §4), version 1 of each medium. */
+export const mediaCatalog: readonly Medium[] = [
+  { id: 'web', version: 1, label: 'Web site', type: 'site', formats: [...webFormats] },
+  canvasMedium('banner', 'Banner 300×250', 'display', 300, 250),
+  canvasMedium('leaderboard', 'Leaderboard 728×90', 'display', 728, 90),
+  canvasMedium('signage', 'Signage 1920×1080', 'display', 1920, 1080),
+  canvasMedium('social', 'Social 1080×1080', 'display', 1080, 1080),
+  canvasMedium('print-a4', 'Print A4 2480×3508', 'print', 2480, 3508),
+];
+
+export const MediumRef = z.object({ id: z.string(), version: z.number().int() });
+export type MediumRef = z.infer<typeof MediumRef>;
+
+export function findMedium(ref: MediumRef): Medium | undefined {
+  return mediaCatalog.find((m) => m.id === ref.id && m.version === ref.version);
+}
+
+/** File extension → format name used in `formats` (jpg and jpeg are one format). */
+export function formatOfPath(path: string): string | undefined {
+  const dot = path.lastIndexOf('.');
+  if (dot < 0 || dot < path.lastIndexOf('/')) return undefined;
+  const ext = path.slice(dot + 1).toLowerCase();
+  return ext === 'jpg' ? 'jpeg' : ext === 'htm' ? 'html' : ext;
+}
