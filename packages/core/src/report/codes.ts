@@ -1,0 +1,42 @@
+import type { CheckName, Violation } from './violation.js';
+
+/** A catalog entry: the human text of a code, kept apart from where the problem is found. */
+export interface CodeEntry {
+  readonly message: string;
+  readonly suggestion?: string;
+}
+export type CodeCatalog = Readonly<Record<string, CodeEntry>>;
+
+import { checksCodes } from '../checks/codes.js';
+import { inspectCodes } from '../inspect/codes.js';
+import { siteCodes } from '../site/codes.js';
+import { zipCodes } from '../zip/codes.js';
+
+/** The one catalog of every violation code: `<check>.<name>` → message and suggestion. */
+export const violationCodes = {
+  ...zipCodes,
+  ...checksCodes,
+  ...siteCodes,
+  ...inspectCodes,
+} as const satisfies CodeCatalog;
+export type ViolationCode = keyof typeof violationCodes;
+
+type Place = Omit<Violation, 'check' | 'code' | 'message' | 'suggestion' | 'severity'> & {
+  severity?: Violation['severity'];
+  /** Overrides the catalog text where the finding adds detail (the code stays the same). */
+  message?: string;
+};
+
+/** Builds a violation from the catalog; the check is the code's namespace. */
+export function violation(code: ViolationCode, place: Place): Violation {
+  const entry: CodeEntry = violationCodes[code];
+  const { message, severity, ...rest } = place;
+  return {
+    check: code.slice(0, code.indexOf('.')) as CheckName,
+    code,
+    severity: severity ?? 'error',
+    ...rest,
+    message: message ?? entry.message,
+    ...(entry.suggestion === undefined ? {} : { suggestion: entry.suggestion }),
+  };
+}
