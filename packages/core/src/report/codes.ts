@@ -29,10 +29,12 @@ type Place = Omit<Violation, 'check' | 'code' | 'message' | 'suggestion' | 'seve
 
 /** Builds a violation from the catalog; the check is the code's namespace. */
 export function violation(code: ViolationCode, place: Place): Violation {
-  const entry: CodeEntry = violationCodes[code];
+  const name: string = code;
+  const entry: CodeEntry | undefined = (violationCodes as CodeCatalog)[name];
+  if (entry === undefined) throw new Error(`violation code missing from the catalog: ${name}`);
   const { message, severity, ...rest } = place;
   return {
-    check: code.slice(0, code.indexOf('.')) as CheckName,
+    check: name.slice(0, name.indexOf('.')) as CheckName,
     code,
     severity: severity ?? 'error',
     ...rest,
