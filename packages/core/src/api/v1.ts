@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { CheckReport } from '../report/violation.js';
+import { MediumRef } from '../media/catalog.js';
+import { Sha256, Timestamp, Uuid } from './common.js';
+
+export const Role = z.enum(['owner', 'editor', 'viewer']);
+export type Role = z.infer<typeof Role>;
+
+export const Project = z.object({
+  id: z.string(),
+  title: z.string(),
+  media: MediumRef,
+  medium: z.string(),
+  role: Role,
+  owner: z.boolean(),
+  pages: z.number().int(),
+  revision: z.number().int(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  url: z.string(),
+  editor_url: z.string(),
+  folder_url: z.string(),
+});
+export type Project = z.infer<typeof Project>;
+
+export const SiteWarning = z.object({
+  code: z.string(),
+  path: z.string(),
+  target: z.string().nullable(),
+  actual: z.string().nullable(),
+  message: z.string(),
+});
+export const SiteReport = z.object({
+  pages: z.array(z.object({ file: z.string(), public_url: z.string() })),
+  ignored: z.array(z.string()),
+  warnings: z.array(SiteWarning),
+});
+export type SiteReport = z.infer<typeof SiteReport>;
+
+export const CreatedProject = Project.extend({ site: SiteReport.optional() });
+export const ProjectList = z.object({
+  projects: z.array(Project),
+  next_page_url: z.string().nullable(),
+});
+export const RenameProject = z.strictObject({ title: z.string().trim().min(1).max(200) });
+
+/** 422 body of a folder that fails the contract (or a plain site that cannot be converted). */
+export const FolderCheckFailure = CheckReport;
+
+export const Page = z.object({
+  id: z.string(),
+  file: z.string(),
+  title: z.string(),
+  public_url: z.string(),
+  size: z.number().int(),
+  sha256: Sha256,
+  revision: z.number().int(),
+});
+export const PageList = z.object({ pages: z.array(Page), next_page_url: z.string().nullable() });
+
+export const Member = z.object({ id: z.string(), name: z.string(), email: z.string(), role: Role });
+export const PutMember = z.strictObject({ email: z.email(), role: Role });
+export const Members = z.object({ members: z.array(Member).nullable() });
+
+export const LockKind = z.enum(['agent', 'screen']);
+export const PutLock = z.strictObject({ kind: LockKind, label: z.string().max(200) });
+export const Lock = z.object({
+  kind: LockKind,
+  label: z.string(),
+  holder: z.object({ name: z.string() }),
+  acquired_at: Timestamp,
+  expires_at: Timestamp,
+  ttl_seconds: z.number().int(),
+});
+export const LockAnswer = z.object({ lock: Lock });
+/** The `lock` of a 423 answer: who holds it and until when. */
+export const HeldLock = Lock.pick({ kind: true, label: true, holder: true, expires_at: true });
+
+export const SaveRequest = z.strictObject({ draft_token: z.string().min(1), commit_id: Uuid });
+export const Saved = z.object({
+  page: z.object({ id: z.string(), file: z.string() }),
+  revision: z.number().int(),
+  saved_at: Timestamp,
+});
+
+export const HistoryKind = z.enum(['create', 'save', 'title', 'folder', 'undo', 'redo']);
+export const HistoryEntry = z.object({
+  revision: z.number().int(),
+  kind: HistoryKind,
+  page: z.object({ id: z.string(), file: z.string() }).optional(),
+  summary: z.string(),
+  by: z.object({ name: z.string() }),
+  at: Timestamp,
+  commit_id: z.string().optional(),
+});
+export const History = z.object({
+  revision: z.number().int(),
+  can_undo: z.boolean(),
+  can_redo: z.boolean(),
+  entries: z.array(HistoryEntry),
+  next_page_url: z.string().nullable(),
+});
+export const HistoryMove = z.strictObject({
+  direction: z.enum(['undo', 'redo']),
+  revision: z.number().int().min(1),
+});
+
+export const Confirmation = z.object({
+  id: z.string(),
+  version: z.number().int(),
+  revision: z.number().int(),
+  sha256: Sha256,
+  note: z.string().nullable(),
+  confirmed_at: Timestamp,
+  confirmed_by: z.object({ name: z.string() }),
+  download_url: z.string(),
+  has_unconfirmed_changes: z.boolean(),
+});
+export type Confirmation = z.infer<typeof Confirmation>;
+export const ConfirmationList = z.object({
+  confirmations: z.array(Confirmation),
+  next_page_url: z.string().nullable(),
+});
+export const Confirm = z.strictObject({ note: z.string().max(2000).nullable().optional() });
