@@ -169,7 +169,7 @@ export const CopyAsset = z.strictObject({
     asset: z.string().min(1),
     revision: z.number().int().min(1).optional(),
   }),
-  to: z.string().regex(/^references\/([a-z0-9._-]+\/)*$/, 'a folder under references/ ending in /'),
+  to: z.string().regex(/^references\/([a-z0-9_-][a-z0-9._-]*\/)*$/, 'a folder under references/ ending in /'),
 });
 export const PutState = z.strictObject({ request_key: RequestKey, state: AssetState });
 export const DeleteAsset = z.strictObject({ request_key: RequestKey });
