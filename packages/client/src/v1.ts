@@ -1,0 +1,142 @@
+import type { z } from 'zod';
+import type { v1 } from '@galley/core';
+import { type Binary, transport, withQuery } from './http.js';
+
+type Out<T extends z.ZodType> = z.output<T>;
+type In<T extends z.ZodType> = z.input<T>;
+type Transport = ReturnType<typeof transport>;
+type Zip = Uint8Array | Blob;
+
+function zipForm(zip: Zip): FormData {
+  const form = new FormData();
+  const blob = zip instanceof Blob ? zip : new Blob([zip as BlobPart], { type: 'application/zip' });
+  form.set('zip', blob, 'folder.zip');
+  return form;
+}
+
+/** The editing interface (`/api/v1`), one method per endpoint of editing-api-v1.md. */
+export function editingApi(http: Transport, baseUrl: string) {
+  const api = `${baseUrl.replace(/\/$/, '')}/api/v1`;
+  const project = (id: string) => `${api}/projects/${encodeURIComponent(id)}`;
+  const page = (id: string) => `${api}/pages/${encodeURIComponent(id)}`;
+  return {
+    listProjects: (query: { per_page?: number; page?: string } = {}) =>
+      http.json<Out<typeof v1.ProjectList>>({
+        method: 'GET',
+        url: withQuery(`${api}/projects`, query),
+      }),
+    createProject: (zip: Zip) =>
+      http.json<Out<typeof v1.CreatedProject>>({
+        method: 'POST',
+        url: `${api}/projects/folder`,
+        body: { form: zipForm(zip) },
+      }),
+    getProject: (id: string) =>
+      http.json<Out<typeof v1.Project>>({ method: 'GET', url: project(id) }),
+    renameProject: (id: string, body: In<typeof v1.RenameProject>) =>
+      http.json<Out<typeof v1.Project>>({
+        method: 'PATCH',
+        url: project(id),
+        body: { json: body },
+      }),
+    deleteProject: (id: string) => http.json<void>({ method: 'DELETE', url: project(id) }),
+    downloadFolder: (id: string, version?: number): Promise<Binary> =>
+      http.binary({
+        method: 'GET',
+        url: version === undefined ? `${project(id)}/folder` : `${project(id)}/folder/${version}`,
+      }),
+    replaceFolder: (id: string, zip: Zip) =>
+      http.json<Out<typeof v1.CreatedProject>>({
+        method: 'POST',
+        url: `${project(id)}/folder`,
+        body: { form: zipForm(zip) },
+      }),
+    listPages: (id: string, query: { per_page?: number; page?: string } = {}) =>
+      http.json<Out<typeof v1.PageList>>({
+        method: 'GET',
+        url: withQuery(`${project(id)}/pages`, query),
+      }),
+
+    listMembers: (id: string) =>
+      http.json<Out<typeof v1.Members>>({ method: 'GET', url: `${project(id)}/members` }),
+    putMember: (id: string, body: In<typeof v1.PutMember>) =>
+      http.json<Out<typeof v1.Members>>({
+        method: 'PUT',
+        url: `${project(id)}/members`,
+        body: { json: body },
+      }),
+    removeMember: (id: string, user: string) =>
+      http.json<Out<typeof v1.Members>>({
+        method: 'DELETE',
+        url: `${project(id)}/members/${encodeURIComponent(user)}`,
+      }),
+
+    lock: (id: string, body: In<typeof v1.PutLock>) =>
+      http.json<Out<typeof v1.LockAnswer>>({
+        method: 'PUT',
+        url: `${project(id)}/lock`,
+        body: { json: body },
+      }),
+    unlock: (id: string) => http.json<void>({ method: 'DELETE', url: `${project(id)}/lock` }),
+
+    openDraft: (pageId: string) =>
+      http.json<Out<typeof v1.DraftAnswer>>({ method: 'GET', url: `${page(pageId)}/draft` }),
+    discardDraft: (pageId: string) =>
+      http.json<void>({ method: 'DELETE', url: `${page(pageId)}/draft` }),
+    applyOperation: (pageId: string, body: In<typeof v1.OperationRequest>) =>
+      http.json<Out<typeof v1.OperationAnswer>>({
+        method: 'POST',
+        url: `${page(pageId)}/operations`,
+        body: { json: body },
+      }),
+    undoDraft: (pageId: string) =>
+      http.json<Out<typeof v1.OperationAnswer>>({
+        method: 'POST',
+        url: `${page(pageId)}/draft/undo`,
+      }),
+    redoDraft: (pageId: string) =>
+      http.json<Out<typeof v1.OperationAnswer>>({
+        method: 'POST',
+        url: `${page(pageId)}/draft/redo`,
+      }),
+    save: (pageId: string, body: In<typeof v1.SaveRequest>) =>
+      http.json<Out<typeof v1.Saved>>({
+        method: 'PUT',
+        url: `${page(pageId)}/operations`,
+        body: { json: body },
+      }),
+
+    history: (id: string, query: { per_page?: number; page?: string } = {}) =>
+      http.json<Out<typeof v1.History>>({
+        method: 'GET',
+        url: withQuery(`${project(id)}/history`, query),
+      }),
+    moveHistory: (id: string, body: In<typeof v1.HistoryMove>) =>
+      http.json<Out<typeof v1.Project>>({
+        method: 'PUT',
+        url: `${project(id)}/history`,
+        body: { json: body },
+      }),
+
+    latestConfirmation: (id: string) =>
+      http.json<Out<typeof v1.Confirmation>>({
+        method: 'GET',
+        url: `${project(id)}/confirmations/latest`,
+      }),
+    listConfirmations: (id: string, query: { per_page?: number; page?: string } = {}) =>
+      http.json<Out<typeof v1.ConfirmationList>>({
+        method: 'GET',
+        url: withQuery(`${project(id)}/confirmations`, query),
+      }),
+    /** Only a person's screen session may confirm; a bearer token gets 403. */
+    confirm: (id: string, body: In<typeof v1.Confirm> = {}) =>
+      http.json<Out<typeof v1.Confirmation>>({
+        method: 'POST',
+        url: `${project(id)}/confirmations`,
+        body: { json: body },
+      }),
+    /** Follows a `next_page_url` or `download_url` given by the service. */
+    follow: <T>(url: string) => http.json<T>({ method: 'GET', url }),
+    download: (url: string): Promise<Binary> => http.binary({ method: 'GET', url }),
+  };
+}
