@@ -1,1 +1,25 @@
-export {};
+export { openStore, sqliteFileOf, bytesDirOf } from './store.js';
+export type { Store, StoreOptions, StoreScope } from './store.js';
+export type { RepoScope, StoreKind } from './scope.js';
+export type { Database } from './database.js';
+export type { Repositories } from './repositories.js';
+export { systemClock, TestClock } from './clock.js';
+export type { Clock } from './clock.js';
+export { isoTime, addSeconds, parseIsoTime } from './time.js';
+export type { IsoTime } from './time.js';
+export { newId, randomSecret, sha256Hex } from './ids.js';
+export { StoreError, isUniqueViolation } from './errors.js';
+export type { StoreErrorCode } from './errors.js';
+export type { ByteStore, ByteSource, ByteRange, PutResult } from './bytes/byte-store.js';
+export { isSha256Hex } from './bytes/byte-store.js';
+export { DiskByteStore } from './bytes/disk-byte-store.js';
+export type { Account, CreateAccountResult } from './accounts/accounts-repository.js';
+export { FIRST_ACCOUNT_NUMBER, normalizeEmail } from './accounts/accounts-repository.js';
+export type { TokenRecord, TokenCheck } from './accounts/tokens-repository.js';
+export {
+  TOKEN_PATTERN,
+  DEFAULT_TOKEN_DAYS,
+  isWellFormedToken,
+} from './accounts/tokens-repository.js';
+export type { NewSession, SessionCheck } from './accounts/sessions-repository.js';
+export { generatePassword } from './accounts/passwords.js';

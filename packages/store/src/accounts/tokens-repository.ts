@@ -1,0 +1,141 @@
+import { newId, randomSecret, sha256Hex } from '../ids.js';
+import type { RepoScope } from '../scope.js';
+import { addSeconds, isoTime } from '../time.js';
+import type { Account } from './accounts-repository.js';
+import { toAccount } from './accounts-repository.js';
+
+/** `glly_` + 43 base64url characters (32 random bytes). */
+export const TOKEN_PATTERN = /^glly_[A-Za-z0-9_-]{43}$/;
+export const DEFAULT_TOKEN_DAYS = 90;
+/** Characters of the token kept in clear for listings: `glly_` and 8 more. */
+const PREFIX_LENGTH = 13;
+/** last_used_at is written at most this often per token, so reads stay reads. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export interface TokenRecord {
+  id: string;
+  accountNumber: number;
+  prefix: string;
+  createdAt: string;
+  expiresAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export type TokenCheck =
+  | { ok: true; account: Account; tokenId: string }
+  | { ok: false; code: 'malformed' | 'unknown' | 'expired' | 'revoked' };
+
+export function isWellFormedToken(token: string): boolean {
+  return TOKEN_PATTERN.test(token);
+}
+
+export class TokensRepository {
+  readonly #scope: RepoScope;
+
+  constructor(scope: RepoScope) {
+    this.#scope = scope;
+  }
+
+  /** Issues a token; the clear token is returned here once and never stored. */
+  async issue(input: {
+    accountNumber: number;
+    days?: number;
+  }): Promise<{ token: string; record: TokenRecord }> {
+    const token = `glly_${randomSecret(32)}`;
+    const now = this.#scope.clock.now();
+    const record: TokenRecord = {
+      id: newId('tok'),
+      accountNumber: input.accountNumber,
+      prefix: token.slice(0, PREFIX_LENGTH),
+      createdAt: isoTime(now),
+      expiresAt: isoTime(addSeconds(now, (input.days ?? DEFAULT_TOKEN_DAYS) * 86_400)),
+      lastUsedAt: null,
+      revokedAt: null,
+    };
+    await this.#scope.db
+      .insertInto('api_tokens')
+      .values({
+        id: record.id,
+        account_number: record.accountNumber,
+        token_hash: sha256Hex(token),
+        prefix: record.prefix,
+        created_at: record.createdAt,
+        expires_at: record.expiresAt,
+        last_used_at: null,
+        revoked_at: null,
+      })
+      .execute();
+    return { token, record };
+  }
+
+  /** Resolves a presented token to its account and notes its use. */
+  async authenticate(token: string): Promise<TokenCheck> {
+    if (!isWellFormedToken(token)) return { ok: false, code: 'malformed' };
+    const { db, clock } = this.#scope;
+    const row = await db
+      .selectFrom('api_tokens as t')
+      .innerJoin('accounts as a', 'a.account_number', 't.account_number')
+      .select([
+        't.id',
+        't.expires_at',
+        't.revoked_at',
+        't.last_used_at',
+        'a.account_number',
+        'a.email',
+        'a.name',
+        'a.created_at',
+      ])
+      .where('t.token_hash', '=', sha256Hex(token))
+      .executeTakeFirst();
+    if (!row) return { ok: false, code: 'unknown' };
+    if (row.revoked_at !== null) return { ok: false, code: 'revoked' };
+    const now = clock.now();
+    if (new Date(row.expires_at) <= now) return { ok: false, code: 'expired' };
+    const lastUsed = row.last_used_at === null ? 0 : new Date(row.last_used_at).getTime();
+    if (now.getTime() - lastUsed >= LAST_USED_RESOLUTION_MS) {
+      await db
+        .updateTable('api_tokens')
+        .set({ last_used_at: isoTime(now) })
+        .where('id', '=', row.id)
+        .execute();
+    }
+    return { ok: true, account: toAccount(row), tokenId: row.id };
+  }
+
+  /** The account's tokens, newest first, revoked ones included. */
+  async list(accountNumber: number): Promise<TokenRecord[]> {
+    const rows = await this.#scope.db
+      .selectFrom('api_tokens')
+      .selectAll()
+      .where('account_number', '=', accountNumber)
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      accountNumber: row.account_number,
+      prefix: row.prefix,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      lastUsedAt: row.last_used_at,
+      revokedAt: row.revoked_at,
+    }));
+  }
+
+  /**
+   * Revokes one of the account's tokens, named by its id or its listed prefix.
+   * False when the account has no such token that is not already revoked.
+   */
+  async revoke(input: { accountNumber: number; idOrPrefix: string }): Promise<boolean> {
+    const column = input.idOrPrefix.startsWith('glly_') ? 'prefix' : 'id';
+    const result = await this.#scope.db
+      .updateTable('api_tokens')
+      .set({ revoked_at: isoTime(this.#scope.clock.now()) })
+      .where('account_number', '=', input.accountNumber)
+      .where(column, '=', input.idOrPrefix)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+}

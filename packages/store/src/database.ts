@@ -1,0 +1,5 @@
+// The one Kysely database type, composed from each domain's tables.
+// A new domain adds its `src/<domain>/tables.ts` and one `& XTables` below.
+import type { AccountsTables } from './accounts/tables.js';
+
+export type Database = AccountsTables;

@@ -1,0 +1,58 @@
+import SqliteDatabase from 'better-sqlite3';
+import { CompiledQuery, PostgresDialect, SqliteDialect, SqliteDriver } from 'kysely';
+import type { DatabaseConnection, Dialect, Driver } from 'kysely';
+import pg from 'pg';
+
+/** Milliseconds a writer waits for another process (the CLI, a second server) to finish. */
+const BUSY_TIMEOUT_MS = 10_000;
+
+/**
+ * SQLite transactions start with BEGIN IMMEDIATE: the write lock is taken up front, so two
+ * processes queue on busy_timeout instead of one failing when a read turns into a write.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #database: () => Promise<SqliteDatabase.Database>;
+
+  constructor(database: () => Promise<SqliteDatabase.Database>) {
+    super({ database });
+    this.#database = database;
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver({ database: this.#database });
+  }
+}
+
+export function sqliteDialect(file: string): Dialect {
+  return new ImmediateSqliteDialect(() => {
+    const db = new SqliteDatabase(file);
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    return Promise.resolve(db);
+  });
+}
+
+// int8 (count(*), sums) as numbers: values here stay far below 2^53.
+const INT8_OID = 20;
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
+    oid === INT8_OID
+      ? Number
+      : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+export function postgresDialect(
+  url: string,
+  maxConnections = 10,
+): { dialect: Dialect; pool: pg.Pool } {
+  const pool = new pg.Pool({ connectionString: url, max: maxConnections, types });
+  return { dialect: new PostgresDialect({ pool }), pool };
+}

@@ -1,0 +1,23 @@
+import type { Kysely } from 'kysely';
+import type { ByteStore } from './bytes/byte-store.js';
+import type { Clock } from './clock.js';
+import type { Database } from './database.js';
+
+export type StoreKind = 'sqlite' | 'postgres';
+
+/**
+ * What a repository is built on: the database (or the open transaction), the clock and the bytes.
+ * Repositories are cheap objects: a transaction builds a fresh set bound to its connection.
+ */
+export interface RepoScope {
+  readonly kind: StoreKind;
+  readonly db: Kysely<Database>;
+  readonly clock: Clock;
+  readonly bytes: ByteStore;
+  /**
+   * Runs `fn` in one transaction; inside an open transaction it joins it (no nesting). On SQLite
+   * the transaction takes the write lock at once (BEGIN IMMEDIATE), so writers queue instead of
+   * failing; on PostgreSQL use `.forUpdate()` (guarded by `kind`) when a read decides a write.
+   */
+  transaction<T>(fn: (tx: RepoScope) => Promise<T>): Promise<T>;
+}

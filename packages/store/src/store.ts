@@ -1,0 +1,80 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Kysely } from 'kysely';
+import type { ByteStore } from './bytes/byte-store.js';
+import { DiskByteStore } from './bytes/disk-byte-store.js';
+import type { Clock } from './clock.js';
+import { systemClock } from './clock.js';
+import type { Database } from './database.js';
+import { postgresDialect, sqliteDialect } from './dialects.js';
+import { migrateToLatest } from './migrations/migrate.js';
+import type { Repositories } from './repositories.js';
+import { createRepositories } from './repositories.js';
+import type { RepoScope, StoreKind } from './scope.js';
+
+export type StoreOptions =
+  | { kind: 'sqlite'; dataDir: string; clock?: Clock }
+  | { kind: 'postgres'; url: string; bytesDir: string; clock?: Clock; maxConnections?: number };
+
+/** A scope with every domain's repository: the Store itself, or an open transaction. */
+export type StoreScope = Omit<RepoScope, 'transaction'> &
+  Repositories & {
+    transaction<T>(fn: (tx: StoreScope) => Promise<T>): Promise<T>;
+  };
+
+export type Store = StoreScope & {
+  readonly options: StoreOptions;
+  /** Closes the database connections (bytes need no closing). */
+  close(): Promise<void>;
+};
+
+/** The SQLite file inside a data folder. */
+export function sqliteFileOf(dataDir: string): string {
+  return join(dataDir, 'galley.sqlite');
+}
+
+/** The byte store folder inside a data folder. */
+export function bytesDirOf(dataDir: string): string {
+  return join(dataDir, 'bytes');
+}
+
+/** Opens (and creates, and migrates) a store. */
+export async function openStore(options: StoreOptions): Promise<Store> {
+  const clock = options.clock ?? systemClock;
+  let bytes: DiskByteStore;
+  let db: Kysely<Database>;
+  if (options.kind === 'sqlite') {
+    await mkdir(options.dataDir, { recursive: true });
+    bytes = new DiskByteStore(bytesDirOf(options.dataDir));
+    db = new Kysely<Database>({ dialect: sqliteDialect(sqliteFileOf(options.dataDir)) });
+  } else {
+    bytes = new DiskByteStore(options.bytesDir);
+    db = new Kysely<Database>({
+      dialect: postgresDialect(options.url, options.maxConnections).dialect,
+    });
+  }
+  try {
+    await bytes.init();
+    await migrateToLatest(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  const scope = makeScope({ kind: options.kind, db, clock, bytes });
+  return Object.assign(scope, { options, close: () => db.destroy() });
+}
+
+function makeScope(base: {
+  kind: StoreKind;
+  db: Kysely<Database>;
+  clock: Clock;
+  bytes: ByteStore;
+}): StoreScope {
+  const transaction = <T>(fn: (tx: StoreScope) => Promise<T>): Promise<T> => {
+    if (base.db.isTransaction) return fn(full);
+    return base.db.transaction().execute((trx) => fn(makeScope({ ...base, db: trx })));
+  };
+  const scope: RepoScope = { ...base, transaction };
+  const full: StoreScope = { ...scope, ...createRepositories(scope), transaction };
+  return full;
+}

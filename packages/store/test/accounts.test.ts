@@ -1,0 +1,174 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { FIRST_ACCOUNT_NUMBER, TOKEN_PATTERN, isoTime, openStore } from '@galley/store';
+import { describeStores } from './stores.js';
+
+describeStores('accounts', (t) => {
+  it('numbers accounts from 1001 and keeps e-mail unique regardless of case', async () => {
+    const { store } = await t.fresh();
+    const a = await store.accounts.create({
+      email: 'Ada@Example.org ',
+      name: 'Ada',
+      password: 'pw-1',
+    });
+    const b = await store.accounts.create({
+      email: 'bob@example.org',
+      name: 'Bob',
+      password: 'pw-2',
+    });
+    expect(a).toMatchObject({
+      ok: true,
+      account: { accountNumber: FIRST_ACCOUNT_NUMBER, email: 'ada@example.org' },
+    });
+    expect(b).toMatchObject({ ok: true, account: { accountNumber: FIRST_ACCOUNT_NUMBER + 1 } });
+    expect(
+      await store.accounts.create({ email: 'ADA@example.org', name: 'X', password: 'p' }),
+    ).toEqual({
+      ok: false,
+      code: 'email_taken',
+    });
+    expect(await store.accounts.count()).toBe(2);
+  });
+
+  it('gives distinct numbers to concurrent creations', async () => {
+    const { store } = await t.fresh();
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        store.accounts.create({ email: `p${i}@example.org`, name: `P${i}`, password: 'pw' }),
+      ),
+    );
+    const numbers = results.map((r) => (r.ok ? r.account.accountNumber : 0)).sort();
+    expect(numbers).toEqual(Array.from({ length: 8 }, (_, i) => FIRST_ACCOUNT_NUMBER + i));
+  });
+
+  it('verifies logins with the scrypt hash and changes passwords', async () => {
+    const created = await t.store.accounts.create({
+      email: 'login@example.org',
+      name: 'L',
+      password: 'right',
+    });
+    if (!created.ok) throw new Error('setup');
+    expect(await t.store.accounts.verifyLogin('LOGIN@example.org', 'right')).toMatchObject({
+      name: 'L',
+    });
+    expect(await t.store.accounts.verifyLogin('login@example.org', 'wrong')).toBeNull();
+    expect(await t.store.accounts.verifyLogin('nobody@example.org', 'right')).toBeNull();
+    expect(await t.store.accounts.setPassword(created.account.accountNumber, 'new')).toBe(true);
+    expect(await t.store.accounts.verifyLogin('login@example.org', 'new')).not.toBeNull();
+  });
+
+  it('issues tokens stored only as hashes, expires and revokes them', async () => {
+    const created = await t.store.accounts.create({
+      email: 'tok@example.org',
+      name: 'T',
+      password: 'p',
+    });
+    if (!created.ok) throw new Error('setup');
+    const n = created.account.accountNumber;
+    const { token, record } = await t.store.tokens.issue({ accountNumber: n, days: 1 });
+    expect(token).toMatch(TOKEN_PATTERN);
+    expect(record.prefix).toBe(token.slice(0, 13));
+    const stored = await t.store.db
+      .selectFrom('api_tokens')
+      .selectAll()
+      .where('id', '=', record.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.stringify(stored)).not.toContain(token.slice(13));
+
+    expect(await t.store.tokens.authenticate(token)).toMatchObject({
+      ok: true,
+      account: { accountNumber: n },
+    });
+    const [listed] = await t.store.tokens.list(n);
+    expect(listed?.lastUsedAt).toBe(isoTime(t.clock.now()));
+    expect(await t.store.tokens.authenticate('glly_short')).toEqual({
+      ok: false,
+      code: 'malformed',
+    });
+    expect(await t.store.tokens.authenticate(`glly_${'A'.repeat(43)}`)).toEqual({
+      ok: false,
+      code: 'unknown',
+    });
+
+    t.clock.advanceSeconds(86_400);
+    expect(await t.store.tokens.authenticate(token)).toEqual({ ok: false, code: 'expired' });
+    t.clock.advanceSeconds(-86_400);
+
+    expect(await t.store.tokens.revoke({ accountNumber: n + 1000, idOrPrefix: record.id })).toBe(
+      false,
+    );
+    expect(await t.store.tokens.revoke({ accountNumber: n, idOrPrefix: record.prefix })).toBe(true);
+    expect(await t.store.tokens.revoke({ accountNumber: n, idOrPrefix: record.id })).toBe(false);
+    expect(await t.store.tokens.authenticate(token)).toEqual({ ok: false, code: 'revoked' });
+    expect((await t.store.tokens.list(n))[0]?.revokedAt).not.toBeNull();
+  });
+
+  it('keeps screen sessions with a CSRF token until they expire', async () => {
+    const created = await t.store.accounts.create({
+      email: 'ses@example.org',
+      name: 'S',
+      password: 'p',
+    });
+    if (!created.ok) throw new Error('setup');
+    const session = await t.store.sessions.create({
+      accountNumber: created.account.accountNumber,
+      ttlSeconds: 60,
+    });
+    const check = await t.store.sessions.authenticate(session.sessionId);
+    expect(check).toMatchObject({
+      ok: true,
+      csrfToken: session.csrfToken,
+      account: { email: 'ses@example.org' },
+    });
+    expect(await t.store.sessions.authenticate('x')).toEqual({ ok: false, code: 'malformed' });
+    t.clock.advanceSeconds(60);
+    expect(await t.store.sessions.authenticate(session.sessionId)).toEqual({
+      ok: false,
+      code: 'expired',
+    });
+    expect(await t.store.sessions.purgeExpired()).toBeGreaterThanOrEqual(1);
+    expect(await t.store.sessions.authenticate(session.sessionId)).toEqual({
+      ok: false,
+      code: 'unknown',
+    });
+    t.clock.advanceSeconds(-60);
+  });
+
+  it('rolls a transaction back whole and keeps data across a reopen', async () => {
+    const { store, options } = await t.fresh();
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.accounts.create({ email: 'in-tx@example.org', name: 'A', password: 'p' });
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    expect(await store.accounts.findByEmail('in-tx@example.org')).toBeNull();
+    await store.accounts.create({ email: 'kept@example.org', name: 'K', password: 'p' });
+    await store.close();
+    const reopened = await openStore(options);
+    try {
+      expect(await reopened.accounts.findByEmail('kept@example.org')).toMatchObject({ name: 'K' });
+    } finally {
+      await reopened.close();
+    }
+  });
+});
+
+describe('sqlite settings', () => {
+  it('uses WAL with synchronous=FULL', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'galley-sqlite-'));
+    const store = await openStore({ kind: 'sqlite', dataDir: dir });
+    try {
+      const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(store.db);
+      const sync = await sql<{ synchronous: number }>`pragma synchronous`.execute(store.db);
+      expect(mode.rows[0]?.journal_mode).toBe('wal');
+      expect(sync.rows[0]?.synchronous).toBe(2);
+    } finally {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

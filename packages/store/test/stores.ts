@@ -1,0 +1,114 @@
+// One test suite, every store kind: `describeStores` runs its body against SQLite in a temporary
+// folder and, when GALLEY_TEST_PG_URL is set, against a fresh PostgreSQL database per file.
+// Other packages import it by relative path (it is test support, not part of the package API).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { TestClock, openStore } from '@galley/store';
+import type { Store, StoreKind, StoreOptions } from '@galley/store';
+
+export interface StoreTarget {
+  readonly kind: StoreKind;
+  /** The store opened for this file (fresh and empty when the first test starts). */
+  readonly store: Store;
+  /** The clock the store and anything built on it must use; starts 2030-01-01. */
+  readonly clock: TestClock;
+  /** The options `store` was opened with: open them again to simulate a restart. */
+  readonly options: StoreOptions;
+  /** Opens another, empty store of the same kind (cleaned up after the file). */
+  fresh(): Promise<{ store: Store; options: StoreOptions }>;
+}
+
+const pgUrl = process.env.GALLEY_TEST_PG_URL;
+export const postgresSkipReason = pgUrl
+  ? null
+  : 'GALLEY_TEST_PG_URL is not set (bash scripts/start-test-postgres.sh prints one)';
+
+let warned = false;
+
+/**
+ * Describes `title` once per store kind. `body` receives a target whose fields are ready inside
+ * tests and hooks (not while the describe body itself runs).
+ */
+export function describeStores(title: string, body: (target: StoreTarget) => void): void {
+  for (const kind of ['sqlite', 'postgres'] as const) {
+    const skip = kind === 'postgres' ? postgresSkipReason : null;
+    if (skip && !warned) {
+      warned = true;
+      console.warn(`skipped: PostgreSQL store tests: ${skip}`);
+    }
+    describe.skipIf(!!skip)(`${title} [${kind}]`, () => {
+      body(createTarget(kind));
+    });
+  }
+}
+
+function createTarget(kind: StoreKind): StoreTarget {
+  const clock = new TestClock();
+  const cleanups: Array<() => Promise<void>> = [];
+  let main: { store: Store; options: StoreOptions } | undefined;
+  const ready = () => {
+    if (!main) throw new Error('the store is opened before the first test; use it inside tests');
+    return main;
+  };
+  const fresh = async () => {
+    const { options, cleanup } = await newStoreOptions(kind, clock);
+    const store = await openStore(options);
+    cleanups.push(async () => {
+      await store.close();
+      await cleanup();
+    });
+    return { store, options };
+  };
+  beforeAll(async () => {
+    main = await fresh();
+  });
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+  return {
+    kind,
+    clock,
+    fresh,
+    get store() {
+      return ready().store;
+    },
+    get options() {
+      return ready().options;
+    },
+  };
+}
+
+async function newStoreOptions(
+  kind: StoreKind,
+  clock: TestClock,
+): Promise<{ options: StoreOptions; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'galley-store-'));
+  const removeDir = () => rm(dir, { recursive: true, force: true });
+  if (kind === 'sqlite') {
+    return { options: { kind, dataDir: dir, clock }, cleanup: removeDir };
+  }
+  const database = `galley_t_${Math.random().toString(36).slice(2, 12)}`;
+  await adminQuery(`CREATE DATABASE ${database}`);
+  const url = new URL(pgUrl!);
+  url.pathname = `/${database}`;
+  return {
+    options: { kind, url: url.toString(), bytesDir: join(dir, 'bytes'), clock, maxConnections: 4 },
+    cleanup: async () => {
+      await adminQuery(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await removeDir();
+    },
+  };
+}
+
+async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: pgUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
