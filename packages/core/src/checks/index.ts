@@ -1,1 +1,8 @@
-export {};
+export {
+  checkFolder,
+  orderViolations,
+  folderChecks,
+  type CheckFolderOptions,
+} from './check-folder.js';
+export { defaultFolderLimits, type FolderLimits, type Project } from './context.js';
+export { viewportSize } from './canvas.js';

@@ -1,0 +1,77 @@
+import type { Violation } from '../report/violation.js';
+import { violation } from '../report/codes.js';
+import type { Size } from './rules/dimensions.js';
+import type { FolderCheck, FolderContext } from './context.js';
+
+export const canvasFolder = 'canvas/';
+
+/** `width=300, height=250` → its integer sides (null where absent or not a whole number). */
+export function viewportSize(content: string): { width: number | null; height: number | null } {
+  const entries = new Map(
+    content
+      .split(/[,;]/)
+      .map((part) => part.split('=').map((s) => s.trim().toLowerCase()))
+      .map(([key = '', value = '']) => [key, value] as const),
+  );
+  const side = (key: string) => {
+    const value = entries.get(key);
+    return value !== undefined && /^\d+$/.test(value) ? Number(value) : null;
+  };
+  return { width: side('width'), height: side('height') };
+}
+
+/** A canvas-sized image: compares its size, or says the size could not be read. */
+export function imageCanvasViolation(
+  path: string,
+  canvas: Size,
+  size: Size | undefined,
+): Violation | undefined {
+  if (size === undefined) return violation('canvas.size_unknown', { path, severity: 'warning' });
+  if (size.width === canvas.width && size.height === canvas.height) return undefined;
+  return violation('canvas.size', {
+    path,
+    expected: { width: canvas.width, height: canvas.height },
+    actual: { width: size.width, height: size.height },
+  });
+}
+
+function pageViewportViolation(context: FolderContext, path: string, canvas: Size) {
+  const page = context.page(path);
+  if (page === undefined) return undefined; // missing or unparsable: the pages check says so
+  const meta = page.elements.find(
+    (e) => e.name === 'meta' && e.attribs.name?.toLowerCase() === 'viewport',
+  );
+  if (meta === undefined) return violation('canvas.viewport_missing', { path });
+  const actual = viewportSize(meta.attribs.content ?? '');
+  if (actual.width === canvas.width && actual.height === canvas.height) return undefined;
+  return violation('canvas.viewport', { path, ...page.placeOf(meta), expected: canvas, actual });
+}
+
+/**
+ * `canvas` (media with a canvas only): every image under `canvas/` has the canvas's size and
+ * every listed page declares it as its viewport. An image whose size cannot be read leaves the
+ * check unchecked, with a warning saying which.
+ */
+export const canvasCheck: FolderCheck = {
+  name: 'canvas',
+  run(context) {
+    if (!context.project.usable) return { violations: [], unusable: true };
+    const { canvas } = context.project.medium;
+    if (canvas === undefined) return { violations: [] };
+    const violations: Violation[] = [];
+    for (const path of context.paths) {
+      if (!path.startsWith(canvasFolder)) continue;
+      const dimensions = context.dimensions(path);
+      if (dimensions === undefined) continue; // not an image
+      const size = dimensions.status === 'read' ? dimensions.size : undefined;
+      const problem = imageCanvasViolation(path, canvas, size);
+      if (problem) violations.push(problem);
+    }
+    for (const { file } of context.project.project.pages) {
+      const problem = pageViewportViolation(context, file, canvas);
+      if (problem) violations.push(problem);
+    }
+    const unusable = violations.some((v) => v.code === 'canvas.size_unknown');
+    return { violations, unusable };
+  },
+};

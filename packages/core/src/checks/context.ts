@@ -1,0 +1,93 @@
+import type { Folder } from '../report/folder.js';
+import type { CheckName, Violation } from '../report/violation.js';
+import { formatOfPath, type Medium } from '../media/catalog.js';
+import { readDimensions, imageFormats, type DimensionResult } from './rules/dimensions.js';
+import { decodeUtf8 } from './rules/text.js';
+import { parsePage, type ParsedPage } from './html/page.js';
+
+/** project.json once it passed its schema (svc://schemas/project/1). */
+export interface Project {
+  readonly format: 1;
+  readonly title: string;
+  readonly media: { readonly id: string; readonly version: number };
+  readonly pages: readonly {
+    readonly file: string;
+    readonly title: string;
+    readonly public_url: string;
+  }[];
+}
+
+/** What the `project` check learned: the project and its medium, when both are usable. */
+export type ProjectState =
+  | { readonly usable: true; readonly project: Project; readonly medium: Medium }
+  | { readonly usable: false };
+
+export interface FolderLimits {
+  readonly maxEntries: number;
+  readonly maxFileBytes: number;
+  readonly maxTotalBytes: number;
+}
+/** Decisions §4 defaults (configuration may change them). */
+export const defaultFolderLimits: FolderLimits = {
+  maxEntries: 5000,
+  maxFileBytes: 50 * 1024 * 1024,
+  maxTotalBytes: 500 * 1024 * 1024,
+};
+
+/** The folder plus everything read from it once and shared between checks. */
+export interface FolderContext {
+  readonly folder: Folder;
+  /** Every path, sorted, so findings come out in one order whatever the folder's. */
+  readonly paths: readonly string[];
+  readonly project: ProjectState;
+  readonly limits: FolderLimits;
+  /** The file as UTF-8 text; undefined when absent or not UTF-8. */
+  text(path: string): string | undefined;
+  /** The file parsed as HTML; undefined when absent or not UTF-8. */
+  page(path: string): ParsedPage | undefined;
+  /** The image's size (guarded); undefined when the file is absent or not an image format. */
+  dimensions(path: string): DimensionResult | undefined;
+}
+
+/** What one check found; `unusable` when its input could not be judged (outcome unchecked). */
+export interface CheckFindings {
+  readonly violations: Violation[];
+  readonly unusable?: boolean;
+}
+export interface FolderCheck {
+  readonly name: CheckName;
+  run(context: FolderContext): CheckFindings;
+}
+
+function cached<T>(compute: (path: string) => T): (path: string) => T {
+  const cache = new Map<string, T>();
+  return (path) => {
+    if (cache.has(path)) return cache.get(path) as T;
+    const value = compute(path);
+    cache.set(path, value);
+    return value;
+  };
+}
+
+export function createContext(
+  folder: Folder,
+  project: ProjectState,
+  limits: FolderLimits,
+): FolderContext {
+  const text = cached((path) => {
+    const bytes = folder.get(path);
+    return bytes === undefined ? undefined : decodeUtf8(bytes);
+  });
+  const page = cached((path) => {
+    const source = text(path);
+    return source === undefined ? undefined : parsePage(source);
+  });
+  const dimensions = cached((path) => {
+    const bytes = folder.get(path);
+    const format = formatOfPath(path);
+    if (bytes === undefined || format === undefined || !imageFormats.has(format)) return undefined;
+    return readDimensions(format, bytes);
+  });
+  const paths = [...folder.keys()].sort();
+  return { folder, paths, project, limits, text, page, dimensions };
+}
