@@ -1,4 +1,52 @@
 import type { CodeCatalog } from '../report/codes.js';
 
-/** Codes found by site/ (namespaced by check, e.g. `links.missing`). */
-export const siteCodes = {} as const satisfies CodeCatalog;
+/**
+ * Violations of plain-site conversion (decisions §5; the API's closed list of `site.*` codes).
+ * Any one of them fails the conversion: the answer is the 422 body with `checks.site = "failed"`.
+ */
+export const siteCodes = {
+  'site.external': {
+    message: 'A page loads a resource from another origin.',
+    suggestion: 'Copy the file into the site and refer to it by a relative path.',
+  },
+  'site.missing': {
+    message: 'A page loads a local file that is absent.',
+    suggestion: 'Add the file to the site or remove the reference.',
+  },
+  'site.file_type': {
+    message: 'A referenced file is of a type the web medium does not allow.',
+    suggestion: 'Convert the file to an allowed format or remove the reference.',
+  },
+  'site.page_url': {
+    message: 'A page path cannot become a public URL, or two pages share one URL.',
+    suggestion: 'Rename the page with letters, digits, ".", "_" or "-".',
+  },
+  'site.read': {
+    message: 'An entry cannot be read or decoded.',
+    suggestion: 'Re-create the archive; save pages and style sheets as UTF-8.',
+  },
+  'site.limit': {
+    message: 'The site exceeds a size or count limit.',
+    suggestion: 'Remove large or unused files.',
+  },
+} as const satisfies CodeCatalog;
+
+/**
+ * Warnings of a successful conversion (the report's `site.warnings`): what was changed so the
+ * result passes the folder checks. They never fail a conversion.
+ */
+export const siteWarningCodes = {
+  'site.link_removed': {
+    message: 'A link to a missing local file was removed; its text was kept.',
+  },
+  'site.renamed': {
+    message: 'A file was renamed to satisfy the naming rules; every reference to it was rewritten.',
+  },
+  'site.title_missing': {
+    message: 'A page had no <title>; one was added.',
+  },
+  'site.id_renamed': {
+    message: 'An element id repeated in its page was renamed so that ids are unique.',
+  },
+} as const satisfies CodeCatalog;
+export type SiteWarningCode = keyof typeof siteWarningCodes;

@@ -1,0 +1,234 @@
+import type { SiteReport } from '../api/v1.js';
+import { violation } from '../report/codes.js';
+import type { Folder, MutableFolder } from '../report/folder.js';
+import {
+  compareViolations,
+  contracts,
+  type CheckReport,
+  type Violation,
+} from '../report/violation.js';
+import { detectSite } from './detect.js';
+import { isAllowedFormat, readSiteFile, SiteIndex, type SiteFile } from './files.js';
+import { compare, planNames, publicUrl, type PageUrlProblem } from './names.js';
+import { pageFixes, siteWarning, type SiteWarning } from './page.js';
+import { judgeReferences, type ReferenceFindings, type UrlFate } from './references.js';
+import type { PageUrl } from './html.js';
+import { applyEdits, urlEdits } from './rewrite.js';
+
+/** Decisions §4 limits, as they apply to the converted folder (`project.json` counted). */
+export interface SiteLimits {
+  readonly maxEntries: number;
+  readonly maxFileBytes: number;
+  readonly maxTotalBytes: number;
+}
+export const defaultSiteLimits: SiteLimits = {
+  maxEntries: 5000,
+  maxFileBytes: 50 * 1024 * 1024,
+  maxTotalBytes: 500 * 1024 * 1024,
+};
+
+export interface ConvertSiteOptions {
+  /** What the reader already found (a ZIP's hostile entries, its limits): folded into `site.*`. */
+  readonly preViolations?: readonly Violation[];
+  readonly limits?: SiteLimits;
+}
+
+export type SiteConversion =
+  | {
+      readonly ok: true;
+      readonly folder: MutableFolder;
+      readonly site: SiteReport;
+      readonly title: string;
+    }
+  | { readonly ok: false; readonly report: CheckReport };
+
+/**
+ * Converts a plain site into a project folder of the web medium (decisions §5). Pure: the
+ * folder in, the project folder and its `site` report out, or the 422 body when it cannot be.
+ */
+export function convertSite(input: Folder, options: ConvertSiteOptions = {}): SiteConversion {
+  const violations = (options.preViolations ?? []).map(asSiteViolation);
+  const detection = detectSite(input);
+  if (!detection.ok) return failed([...violations, notASite(detection.reason)]);
+  const { root, files: inputs, ignored: ignoredByName } = detection.layout;
+
+  const files: SiteFile[] = [];
+  for (const path of inputs) {
+    const file = readSiteFile(path, path.slice(root.length), input.get(path) ?? new Uint8Array());
+    if (file) files.push(file);
+    else violations.push(violation('site.read', { path, message: `${path} is not UTF-8.` }));
+  }
+  const judged = judgeReferences(files, new SiteIndex(inputs.map((p) => p.slice(root.length))));
+  violations.push(...judged.violations);
+  const kept = files.filter((f) => isAllowedFormat(f.format) || judged.referenced.has(f.path));
+  const keptSet = new Set(kept);
+  const ignoredByType = files.filter((f) => !keptSet.has(f)).map((f) => f.input);
+  violations.push(...limitViolations(kept, options.limits ?? defaultSiteLimits));
+  const plan = planNames(kept.map((f) => ({ path: f.path, page: f.kind === 'page' })));
+  const inputOf = new Map(kept.map((f) => [f.path, f.input]));
+  violations.push(...plan.problems.map((p) => pageUrlViolation(p, inputOf)));
+  if (violations.length > 0) return failed(violations);
+
+  const output = buildProject(kept, plan.names, judged, root);
+  return {
+    ok: true,
+    folder: output.folder,
+    title: output.title,
+    site: {
+      pages: output.pages.map(({ file, public_url }) => ({ file, public_url })),
+      ignored: [...ignoredByName, ...ignoredByType].sort(compare),
+      warnings: output.warnings.sort(
+        (a, b) =>
+          compare(a.path, b.path) ||
+          compare(a.code, b.code) ||
+          compare(a.target ?? '', b.target ?? ''),
+      ),
+    },
+  };
+}
+
+interface ProjectPage {
+  readonly file: string;
+  readonly title: string;
+  readonly public_url: string;
+}
+
+function buildProject(
+  kept: readonly SiteFile[],
+  names: ReadonlyMap<string, string>,
+  judged: ReferenceFindings,
+  root: string,
+) {
+  const files = new Map<string, Uint8Array>();
+  const pages: ProjectPage[] = [];
+  const warnings: SiteWarning[] = [];
+  for (const file of kept) {
+    const at = names.get(file.path) ?? file.path;
+    if (at !== file.path) warnings.push(siteWarning('site.renamed', file.input, at));
+    if (file.text === undefined) {
+      files.set(at, file.bytes);
+      continue;
+    }
+    const fates = judged.fates.get(file.path) ?? new Map<PageUrl, UrlFate>();
+    for (const [url, fate] of fates) {
+      if (fate.kind === 'remove')
+        warnings.push(siteWarning('site.link_removed', file.input, url.url));
+    }
+    const edits = urlEdits(file.urls, fates, names, at);
+    if (file.kind === 'page') {
+      const fixes = pageFixes(file, fallbackTitle(file.path, root));
+      edits.push(...fixes.edits);
+      warnings.push(...fixes.warnings);
+      pages.push({ file: at, title: fixes.title, public_url: publicUrl(at) });
+    }
+    files.set(at, edits.length === 0 ? file.bytes : encoder.encode(applyEdits(file.text, edits)));
+  }
+  pages.sort(
+    (a, b) =>
+      Number(b.file === 'index.html') - Number(a.file === 'index.html') || compare(a.file, b.file),
+  );
+  const title =
+    pages.find((p) => p.file === 'index.html')?.title ?? fallbackTitle('index.html', root);
+  const project = { format: 1, title, media: { id: 'web', version: 1 }, pages };
+  const folder: MutableFolder = new Map();
+  folder.set('project.json', encoder.encode(`${JSON.stringify(project, null, 2)}\n`));
+  for (const path of [...files.keys()].sort(compare))
+    folder.set(path, files.get(path) ?? new Uint8Array());
+  return { folder, pages, warnings, title };
+}
+
+const encoder = new TextEncoder();
+
+/** A page without a title or heading is named after its file (the site's root after its folder). */
+function fallbackTitle(path: string, root: string): string {
+  const segments = path.split('/');
+  const name = segments.pop() ?? '';
+  if (name.toLowerCase() !== 'index.html') return name.replace(/\.html?$/i, '');
+  return segments.pop() ?? (root === '' ? 'Home' : root.slice(0, -1));
+}
+
+function limitViolations(kept: readonly SiteFile[], limits: SiteLimits): Violation[] {
+  const found: Violation[] = [];
+  let total = 0;
+  for (const file of kept) {
+    total += file.bytes.length;
+    if (file.bytes.length > limits.maxFileBytes) {
+      found.push(
+        violation('site.limit', {
+          path: file.input,
+          expected: limits.maxFileBytes,
+          actual: file.bytes.length,
+          message: `${file.input} is larger than ${limits.maxFileBytes} bytes.`,
+        }),
+      );
+    }
+  }
+  if (kept.length + 1 > limits.maxEntries) {
+    found.push(
+      violation('site.limit', {
+        path: '',
+        expected: limits.maxEntries,
+        actual: kept.length + 1,
+        message: `The project would hold ${kept.length + 1} files; at most ${limits.maxEntries} are allowed.`,
+      }),
+    );
+  }
+  if (total > limits.maxTotalBytes) {
+    found.push(
+      violation('site.limit', {
+        path: '',
+        expected: limits.maxTotalBytes,
+        actual: total,
+        message: `The site holds ${total} bytes; at most ${limits.maxTotalBytes} are allowed.`,
+      }),
+    );
+  }
+  return found;
+}
+
+function pageUrlViolation(
+  problem: PageUrlProblem,
+  inputOf: ReadonlyMap<string, string>,
+): Violation {
+  const path = inputOf.get(problem.path) ?? problem.path;
+  const message =
+    problem.reason === 'same_url'
+      ? `${path} and ${inputOf.get(problem.other) ?? problem.other} would both be ${publicUrl(problem.target)}.`
+      : problem.reason === 'too_long'
+        ? `${path} would need the path ${problem.target}, longer than 200 bytes.`
+        : `${path} has no letter or digit left to make a URL of.`;
+  return violation('site.page_url', { path, actual: problem.target, message });
+}
+
+/** A reader's finding about the input, in the conversion's terms (decisions §8). */
+function asSiteViolation(found: Violation): Violation {
+  if (found.check === 'site') return found;
+  const code = found.check === 'limits' ? 'site.limit' : 'site.read';
+  return violation(code, {
+    path: found.path,
+    message: `${found.message} (${found.code})`,
+    ...(found.expected === undefined ? {} : { expected: found.expected }),
+    ...(found.actual === undefined ? {} : { actual: found.actual }),
+  });
+}
+
+function notASite(reason: 'project_folder' | 'no_index'): Violation {
+  return violation('site.read', {
+    path: reason === 'project_folder' ? 'project.json' : 'index.html',
+    message:
+      reason === 'project_folder'
+        ? 'This is a project folder (it has project.json), not a plain site.'
+        : 'Not a plain site: no index.html at the root or inside one single top-level folder.',
+  });
+}
+
+function failed(violations: readonly Violation[]): SiteConversion {
+  return {
+    ok: false,
+    report: {
+      checks: { site: 'failed' },
+      violations: [...violations].sort(compareViolations),
+      contracts: { ...contracts },
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { formatOfPath, webFormats } from '../media/catalog.js';
+import { scanCss } from './css.js';
+import { scanPage, type PageScan, type PageUrl } from './html.js';
+
+/** A file of the site as read: where it came from, where it sits in the site, what it refers to. */
+export interface SiteFile {
+  /** Path in the input (wrapping folder included): what every report names. */
+  readonly input: string;
+  /** Path inside the site (wrapping folder stripped). */
+  readonly path: string;
+  readonly bytes: Uint8Array;
+  readonly format: string | undefined;
+  readonly kind: 'page' | 'style' | 'other';
+  /** Decoded text of pages and style sheets. */
+  readonly text?: string;
+  readonly page?: PageScan;
+  /** URLs written in the file (pages and style sheets). */
+  readonly urls: readonly PageUrl[];
+}
+
+const allowed: ReadonlySet<string> = new Set(webFormats);
+
+/** True when the web medium allows files of this format (decisions §4). */
+export function isAllowedFormat(format: string | undefined): boolean {
+  return format !== undefined && allowed.has(format);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Reads one file; pages and style sheets must be UTF-8, else `undefined` (a `site.read`). */
+export function readSiteFile(input: string, path: string, bytes: Uint8Array): SiteFile | undefined {
+  const format = formatOfPath(path);
+  const kind = format === 'html' ? 'page' : format === 'css' ? 'style' : 'other';
+  if (kind === 'other') return { input, path, bytes, format, kind, urls: [] };
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+  if (kind === 'page') {
+    const page = scanPage(text);
+    return { input, path, bytes, format, kind, text, page, urls: page.urls };
+  }
+  const urls = scanCss(text).map((found): PageUrl => ({
+    url: found.url,
+    role: 'load',
+    element: 'css',
+    holder: { kind: 'text', offset: 0 },
+    at: { start: found.start, end: found.end },
+    removal: [],
+    index: found.start,
+  }));
+  return { input, path, bytes, format, kind, text, urls };
+}
+
+/**
+ * Finds the file a resolved URL means: exactly, else after Unicode NFC, else ignoring case (when
+ * only one file matches: sites made on case-insensitive disks count on it, and the rename to
+ * lower case makes the reference right). A folder means its `index.html`; so does a bare name
+ * with no such file but such a folder (`about` → `about/index.html`).
+ */
+export class SiteIndex {
+  private readonly exact: ReadonlySet<string>;
+  private readonly normalized = new Map<string, string>();
+  private readonly folded = new Map<string, string | null>();
+
+  constructor(paths: Iterable<string>) {
+    this.exact = new Set(paths);
+    for (const path of this.exact) {
+      const nfc = path.normalize('NFC');
+      if (!this.normalized.has(nfc)) this.normalized.set(nfc, path);
+      const key = nfc.toLowerCase();
+      this.folded.set(key, this.folded.has(key) ? null : path);
+    }
+  }
+
+  find(path: string, folder: boolean): { path: string; folder: boolean } | undefined {
+    const index = path === '' ? 'index.html' : `${path}/index.html`;
+    if (folder) {
+      const found = this.lookup(index);
+      return found === undefined ? undefined : { path: found, folder: true };
+    }
+    const file = this.lookup(path);
+    if (file !== undefined) return { path: file, folder: false };
+    const inFolder = this.lookup(index);
+    return inFolder === undefined ? undefined : { path: inFolder, folder: true };
+  }
+
+  private lookup(path: string): string | undefined {
+    if (this.exact.has(path)) return path;
+    const nfc = path.normalize('NFC');
+    return this.normalized.get(nfc) ?? this.folded.get(nfc.toLowerCase()) ?? undefined;
+  }
+}

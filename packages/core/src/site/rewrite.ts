@@ -1,0 +1,87 @@
+import type { PageUrl, Span, UrlHolder } from './html.js';
+import type { UrlFate } from './references.js';
+import { resolveUrl, urlBetween } from './urls.js';
+
+/** Replace `[start, end)` of the source with `text`. */
+export interface Edit extends Span {
+  readonly text: string;
+}
+
+/**
+ * The edits that make a file's URLs right in the project: links to missing files unwrapped,
+ * references to moved files (or from a moved file) rewritten in the style they were written.
+ * `names` maps site paths to project paths; `at` is the file's own project path.
+ */
+export function urlEdits(
+  urls: readonly PageUrl[],
+  fates: ReadonlyMap<PageUrl, UrlFate>,
+  names: ReadonlyMap<string, string>,
+  at: string,
+): Edit[] {
+  const edits: Edit[] = [];
+  const byAttribute = new Map<UrlHolder, Edit[]>();
+  for (const url of urls) {
+    const fate = fates.get(url);
+    if (fate === undefined) continue;
+    if (fate.kind === 'remove') {
+      for (const span of url.removal) edits.push({ ...span, text: '' });
+      continue;
+    }
+    const target = names.get(fate.path);
+    if (target === undefined || stillResolves(url.url, at, target)) continue;
+    const text = urlBetween(at, target, fate);
+    if (url.holder.kind === 'text') {
+      const offset = url.holder.offset;
+      edits.push({ start: offset + url.at.start, end: offset + url.at.end, text });
+    } else {
+      const inValue = byAttribute.get(url.holder) ?? [];
+      inValue.push({ ...url.at, text });
+      byAttribute.set(url.holder, inValue);
+    }
+  }
+  for (const [holder, inValue] of byAttribute) {
+    if (holder.kind !== 'attribute') continue;
+    edits.push({ ...holder.span, text: attribute(holder.name, applyEdits(holder.value, inValue)) });
+  }
+  return edits;
+}
+
+/** True when the URL as written already means `target` from `at` in the project. */
+function stillResolves(url: string, at: string, target: string): boolean {
+  const resolved = resolveUrl(url, at);
+  if (resolved.kind !== 'local' || resolved.path === undefined) return false;
+  const path = resolved.folder
+    ? `${resolved.path === '' ? '' : `${resolved.path}/`}index.html`
+    : resolved.path;
+  return path === target;
+}
+
+/** `name="value"`, escaped for a double-quoted attribute. */
+export function attribute(name: string, value: string): string {
+  return `${name}="${value.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`;
+}
+
+export function escapeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * Applies edits to a text. Insertions come first at a position; an edit inside one already
+ * applied (an attribute of a removed `<a>` tag) is dropped.
+ */
+export function applyEdits(text: string, edits: readonly Edit[]): string {
+  if (edits.length === 0) return text;
+  const sorted = [...edits].sort(
+    (a, b) =>
+      a.start - b.start || Number(a.end !== a.start) - Number(b.end !== b.start) || b.end - a.end,
+  );
+  const parts: string[] = [];
+  let cursor = 0;
+  for (const edit of sorted) {
+    if (edit.start < cursor) continue;
+    parts.push(text.slice(cursor, edit.start), edit.text);
+    cursor = edit.end;
+  }
+  parts.push(text.slice(cursor));
+  return parts.join('');
+}
