@@ -1,1 +1,5 @@
-export {};
+export { zipCodes, type ZipCode } from './codes.js';
+export { defaultZipLimits, type ZipLimits } from './limits.js';
+export { readZip, type ReadZipOptions, type ReadZipResult } from './read.js';
+export { writeZip, ZipWriteError, type RawDeflate, type WriteZipOptions } from './write.js';
+export { isZip } from './sniff.js';

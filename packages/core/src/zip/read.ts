@@ -1,0 +1,156 @@
+import { violation } from '../report/codes.js';
+import type { Violation } from '../report/violation.js';
+import { compareViolations } from '../report/violation.js';
+import { methods } from './bytes.js';
+import { crc32 } from './crc32.js';
+import { readCentralDirectory } from './directory.js';
+import { inflateExactly } from './inflate.js';
+import type { ZipLimits } from './limits.js';
+import { defaultZipLimits } from './limits.js';
+import type { Candidate } from './screen.js';
+import {
+  acceptedFiles,
+  refuseDuplicates,
+  refuseOverlaps,
+  refuseOversized,
+  screenRecord,
+} from './screen.js';
+
+export interface ReadZipOptions {
+  limits?: Partial<ZipLimits>;
+}
+
+/** The files that passed every check, and the violations of `archive`, `names` and `limits`. */
+export interface ReadZipResult {
+  folder: Map<string, Uint8Array>;
+  violations: Violation[];
+}
+
+const archiveLevel = { path: '' } as const;
+
+function result(folder: Map<string, Uint8Array>, violations: Violation[]): ReadZipResult {
+  return { folder, violations: violations.sort(compareViolations) };
+}
+
+const hex = (crc: number): string => crc.toString(16).padStart(8, '0');
+
+type Extracted = { data: Uint8Array } | { refusal: Violation; stop: boolean };
+
+/** Unpacks one screened file, checking the bytes it actually produces against its record. */
+function extract(bytes: Uint8Array, candidate: Candidate): Extracted {
+  const { record, extent } = candidate;
+  const path = record.shownName;
+  const raw = bytes.subarray(extent!.dataStart, extent!.dataEnd);
+  let data: Uint8Array;
+  if (record.method === methods.stored) {
+    data = raw.slice();
+  } else {
+    const inflated = inflateExactly(raw, record.uncompressedSize);
+    if (!inflated.ok) {
+      if (inflated.problem === 'corrupt') {
+        const refusal = violation('archive.corrupt', {
+          path,
+          message: 'The compressed data of the entry is not valid DEFLATE.',
+        });
+        return { refusal, stop: false };
+      }
+      const overflow = inflated.problem === 'overflow';
+      const refusal = violation('archive.size_mismatch', {
+        path,
+        ...(overflow
+          ? { message: 'The entry unpacks to more bytes than it declares; reading was stopped.' }
+          : {}),
+        expected: record.uncompressedSize,
+        actual: inflated.produced,
+      });
+      return { refusal, stop: overflow };
+    }
+    data = inflated.data;
+  }
+  const crc = crc32(data);
+  if (crc !== record.crc) {
+    const refusal = violation('archive.crc_mismatch', {
+      path,
+      expected: hex(record.crc),
+      actual: hex(crc),
+    });
+    return { refusal, stop: false };
+  }
+  return { data };
+}
+
+function readArchive(bytes: Uint8Array, limits: ZipLimits): ReadZipResult {
+  if (bytes.length > limits.maxArchiveBytes) {
+    const tooLarge = violation('limits.archive_size', {
+      ...archiveLevel,
+      expected: limits.maxArchiveBytes,
+      actual: bytes.length,
+    });
+    return result(new Map(), [tooLarge]);
+  }
+  const read = readCentralDirectory(bytes, limits.maxEntries);
+  if (!read.ok) return result(new Map(), [...read.violations]);
+  const { records, start, findings } = read.directory;
+  const violations = [...findings];
+  // Offsets at or past the directory are wrong in themselves and reported on their entry.
+  const first = records.reduce(
+    (low, r) => (r.localOffset < start ? Math.min(low, r.localOffset) : low),
+    start,
+  );
+  if (first > 0) {
+    violations.push(violation('archive.data_before_archive', archiveLevel));
+  }
+
+  const candidates = records.map((record) => screenRecord(bytes, record));
+  refuseOverlaps(candidates, start);
+  refuseDuplicates(candidates);
+  refuseOversized(candidates, limits);
+  for (const candidate of candidates) {
+    if (candidate.refusal !== undefined) violations.push(candidate.refusal);
+  }
+
+  const files = acceptedFiles(candidates);
+  const total = files.reduce((sum, c) => sum + c.record.uncompressedSize, 0);
+  if (total > limits.maxTotalBytes) {
+    violations.push(
+      violation('limits.total_size', {
+        ...archiveLevel,
+        expected: limits.maxTotalBytes,
+        actual: total,
+      }),
+    );
+    return result(new Map(), violations);
+  }
+
+  const folder = new Map<string, Uint8Array>();
+  files.sort((a, b) => (a.record.name! < b.record.name! ? -1 : 1));
+  for (const candidate of files) {
+    const extracted = extract(bytes, candidate);
+    if ('data' in extracted) {
+      folder.set(candidate.record.name!, extracted.data);
+      continue;
+    }
+    violations.push(extracted.refusal);
+    // An entry that lies about its size is a bomb: nothing more of this archive is unpacked.
+    if (extracted.stop) return result(new Map(), violations);
+  }
+  return result(folder, violations);
+}
+
+/**
+ * Reads a ZIP into an in-memory folder without trusting anything it declares. The central
+ * directory is read and judged first; declared sizes are summed against the limits before any
+ * byte is inflated; inflation counts the bytes actually produced and stops at the declared
+ * size. Never throws: an unreadable archive is an `archive.*` violation with an empty folder.
+ */
+export function readZip(bytes: Uint8Array, options: ReadZipOptions = {}): ReadZipResult {
+  const limits: ZipLimits = { ...defaultZipLimits, ...options.limits };
+  try {
+    return readArchive(bytes, limits);
+  } catch {
+    // Every known defect is reported above; this keeps an unforeseen one from becoming a crash.
+    return result(new Map(), [
+      violation('archive.corrupt', { ...archiveLevel, message: 'The archive cannot be read.' }),
+    ]);
+  }
+}

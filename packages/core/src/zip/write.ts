@@ -1,0 +1,137 @@
+import { deflateSync } from 'fflate';
+import type { Folder } from '../report/folder.js';
+import { ByteWriter, methods, signatures } from './bytes.js';
+import { crc32 } from './crc32.js';
+
+/** Raw DEFLATE (no zlib header), e.g. fflate's `deflateSync` or node:zlib's `deflateRawSync`. */
+export type RawDeflate = (data: Uint8Array) => Uint8Array;
+
+export interface WriteZipOptions {
+  /** Defaults to fflate at level 6; the server passes node:zlib at the same level. */
+  deflate?: RawDeflate;
+}
+
+/** Thrown only for folders no limit allows: more than 65,535 files or 4 GiB (ZIP64 needed). */
+export class ZipWriteError extends Error {
+  constructor(readonly code: 'too_many_entries' | 'too_large') {
+    super(`writeZip: ${code.replaceAll('_', ' ')}`);
+    this.name = 'ZipWriteError';
+  }
+}
+
+const fflateLevel6: RawDeflate = (data) => deflateSync(data, { level: 6 });
+
+/** Formats that are compressed already: deflating them again costs time and saves nothing. */
+const storedExtensions = new Set([
+  'png',
+  'jpg',
+  'jpeg',
+  'webp',
+  'gif',
+  'avif',
+  'woff',
+  'woff2',
+  'zip',
+  'mp4',
+  'webm',
+  'mp3',
+  'ogg',
+  'pdf',
+]);
+
+function isCompressedFormat(path: string): boolean {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 && storedExtensions.has(name.slice(dot + 1).toLowerCase());
+}
+
+// Everything below is fixed so that equal folders give equal bytes.
+const versionMadeBy = (3 << 8) | 20; // Unix host, so that the mode below is honoured; ZIP 2.0
+const versionNeeded = 20;
+const utf8NameFlag = 0x0800;
+const dosTime = 0; // 00:00:00
+const dosDate = (1 << 5) | 1; // 1980-01-01
+const regularFileMode = 0o100644 << 16;
+const localHeaderBytes = 30;
+const centralHeaderBytes = 46;
+const endRecordBytes = 22;
+const maxEntries = 0xffff;
+const maxOffset = 0xffffffff;
+
+interface Packed {
+  readonly name: Uint8Array;
+  readonly method: number;
+  readonly crc: number;
+  readonly size: number;
+  readonly data: Uint8Array;
+}
+
+function pack(path: string, content: Uint8Array, deflate: RawDeflate): Packed {
+  const base = { name: new TextEncoder().encode(path), crc: crc32(content), size: content.length };
+  if (content.length > 0 && !isCompressedFormat(path)) {
+    const compressed = deflate(content);
+    // Data that deflate cannot shrink is stored: the choice depends only on the bytes.
+    if (compressed.length < content.length)
+      return { ...base, method: methods.deflated, data: compressed };
+  }
+  return { ...base, method: methods.stored, data: content };
+}
+
+function writeHeader(out: ByteWriter, entry: Packed): ByteWriter {
+  return out
+    .u16(versionNeeded)
+    .u16(utf8NameFlag)
+    .u16(entry.method)
+    .u16(dosTime)
+    .u16(dosDate)
+    .u32(entry.crc)
+    .u32(entry.data.length)
+    .u32(entry.size)
+    .u16(entry.name.length)
+    .u16(0); // no extra fields
+}
+
+/**
+ * Writes a deterministic ZIP: entries sorted by path, fixed 1980-01-01 timestamps and attributes,
+ * UTF-8 names, no extra fields, compressed formats stored and everything else deflated by
+ * `deflate` (stored where that does not shrink it). Equal folders and the same deflate give
+ * equal bytes; another deflate changes only the compressed data, never the layout rules.
+ */
+export function writeZip(folder: Folder, options: WriteZipOptions = {}): Uint8Array {
+  const deflate = options.deflate ?? fflateLevel6;
+  const paths = [...folder.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (paths.length > maxEntries) throw new ZipWriteError('too_many_entries');
+  const entries = paths.map((path) => pack(path, folder.get(path)!, deflate));
+  const localBytes = entries.reduce(
+    (n, e) => n + localHeaderBytes + e.name.length + e.data.length,
+    0,
+  );
+  const centralBytes = entries.reduce((n, e) => n + centralHeaderBytes + e.name.length, 0);
+  if (localBytes + centralBytes > maxOffset) throw new ZipWriteError('too_large');
+
+  const out = new ByteWriter(new Uint8Array(localBytes + centralBytes + endRecordBytes));
+  const offsets: number[] = [];
+  for (const entry of entries) {
+    offsets.push(out.offset);
+    writeHeader(out.u32(signatures.local), entry).raw(entry.name).raw(entry.data);
+  }
+  entries.forEach((entry, i) => {
+    writeHeader(out.u32(signatures.central).u16(versionMadeBy), entry)
+      .u16(0) // comment length
+      .u16(0) // disk number
+      .u16(0) // internal attributes
+      .u32(regularFileMode)
+      .u32(offsets[i]!)
+      .raw(entry.name);
+  });
+  out
+    .u32(signatures.end)
+    .u16(0)
+    .u16(0)
+    .u16(entries.length)
+    .u16(entries.length)
+    .u32(centralBytes)
+    .u32(localBytes)
+    .u16(0); // comment length
+  return out.bytes;
+}
