@@ -8,29 +8,19 @@ import {
   type Violation,
 } from '../report/violation.js';
 import { detectSite } from './detect.js';
-import { isAllowedFormat, readSiteFile, SiteIndex, type SiteFile } from './files.js';
+import { defaultFolderLimits, type FolderLimits } from '../checks/context.js';
+import { isWrongType, readSiteFile, SiteIndex, type SiteFile } from './files.js';
 import { compare, planNames, publicUrl, type PageUrlProblem } from './names.js';
 import { pageFixes, siteWarning, type SiteWarning } from './page.js';
 import { judgeReferences, type ReferenceFindings, type UrlFate } from './references.js';
 import type { PageUrl } from './html.js';
 import { applyEdits, urlEdits } from './rewrite.js';
 
-/** Decisions §4 limits, as they apply to the converted folder (`project.json` counted). */
-export interface SiteLimits {
-  readonly maxEntries: number;
-  readonly maxFileBytes: number;
-  readonly maxTotalBytes: number;
-}
-export const defaultSiteLimits: SiteLimits = {
-  maxEntries: 5000,
-  maxFileBytes: 50 * 1024 * 1024,
-  maxTotalBytes: 500 * 1024 * 1024,
-};
-
 export interface ConvertSiteOptions {
   /** What the reader already found (a ZIP's hostile entries, its limits): folded into `site.*`. */
   readonly preViolations?: readonly Violation[];
-  readonly limits?: SiteLimits;
+  /** The folder limits the result must meet (`project.json` counted); decisions §4 by default. */
+  readonly limits?: Partial<FolderLimits>;
 }
 
 export type SiteConversion =
@@ -52,18 +42,24 @@ export function convertSite(input: Folder, options: ConvertSiteOptions = {}): Si
   if (!detection.ok) return failed([...violations, notASite(detection.reason)]);
   const { root, files: inputs, ignored: ignoredByName } = detection.layout;
 
-  const files: SiteFile[] = [];
-  for (const path of inputs) {
-    const file = readSiteFile(path, path.slice(root.length), input.get(path) ?? new Uint8Array());
-    if (file) files.push(file);
-    else violations.push(violation('site.read', { path, message: `${path} is not UTF-8.` }));
-  }
-  const judged = judgeReferences(files, new SiteIndex(inputs.map((p) => p.slice(root.length))));
+  const files = inputs.map((path) =>
+    readSiteFile(path, path.slice(root.length), input.get(path) ?? new Uint8Array()),
+  );
+  const judged = judgeReferences(files, new SiteIndex(files.map((f) => f.path)));
   violations.push(...judged.violations);
-  const kept = files.filter((f) => isAllowedFormat(f.format) || judged.referenced.has(f.path));
-  const keptSet = new Set(kept);
-  const ignoredByType = files.filter((f) => !keptSet.has(f)).map((f) => f.input);
-  violations.push(...limitViolations(kept, options.limits ?? defaultSiteLimits));
+  const kept: SiteFile[] = [];
+  const ignoredByType: string[] = [];
+  for (const file of files) {
+    if (file.unfit === undefined) kept.push(file);
+    else if (file.kind !== 'page' && !judged.referenced.has(file.path))
+      ignoredByType.push(file.input);
+    else {
+      kept.push(file);
+      const problem = unfitViolation(file);
+      if (problem) violations.push(problem);
+    }
+  }
+  violations.push(...limitViolations(kept, { ...defaultFolderLimits, ...options.limits }));
   const plan = planNames(kept.map((f) => ({ path: f.path, page: f.kind === 'page' })));
   const inputOf = new Map(kept.map((f) => [f.path, f.input]));
   violations.push(...plan.problems.map((p) => pageUrlViolation(p, inputOf)));
@@ -147,7 +143,7 @@ function fallbackTitle(path: string, root: string): string {
   return segments.pop() ?? (root === '' ? 'Home' : root.slice(0, -1));
 }
 
-function limitViolations(kept: readonly SiteFile[], limits: SiteLimits): Violation[] {
+function limitViolations(kept: readonly SiteFile[], limits: FolderLimits): Violation[] {
   const found: Violation[] = [];
   let total = 0;
   for (const file of kept) {
@@ -198,6 +194,23 @@ function pageUrlViolation(
         ? `${path} would need the path ${problem.target}, longer than 200 bytes.`
         : `${path} has no letter or digit left to make a URL of.`;
   return violation('site.page_url', { path, actual: problem.target, message });
+}
+
+/**
+ * A file the `formats` check would refuse, that the site needs (a page, or a referenced file):
+ * unreadable is `site.read`, too large an image `site.limit`. A wrong type is `site.file_type`,
+ * found where it is referenced.
+ */
+function unfitViolation(file: SiteFile): Violation | undefined {
+  const unfit = file.unfit;
+  if (unfit === undefined || (file.kind !== 'page' && isWrongType(file))) return undefined;
+  const code = unfit.code === 'formats.dimensions' ? 'site.limit' : 'site.read';
+  return violation(code, {
+    path: file.input,
+    message: `${file.input}: ${unfit.message}`,
+    ...(unfit.expected === undefined ? {} : { expected: unfit.expected }),
+    ...(unfit.actual === undefined ? {} : { actual: unfit.actual }),
+  });
 }
 
 /** A reader's finding about the input, in the conversion's terms (decisions §8). */

@@ -1,4 +1,8 @@
 import { formatOfPath, webFormats } from '../media/catalog.js';
+import type { Violation } from '../report/violation.js';
+import { imageFormats, readDimensions } from '../checks/rules/dimensions.js';
+import { fileFormatViolation } from '../checks/rules/file-format.js';
+import { decodeUtf8 } from '../checks/rules/text.js';
 import { scanCss } from './css.js';
 import { scanPage, type PageScan, type PageUrl } from './html.js';
 
@@ -11,36 +15,39 @@ export interface SiteFile {
   readonly bytes: Uint8Array;
   readonly format: string | undefined;
   readonly kind: 'page' | 'style' | 'other';
-  /** Decoded text of pages and style sheets. */
+  /** Decoded text of pages and style sheets; undefined when they are not UTF-8. */
   readonly text?: string;
   readonly page?: PageScan;
   /** URLs written in the file (pages and style sheets). */
   readonly urls: readonly PageUrl[];
+  /** Why the `formats` check would refuse the file (its own rules, run here), if it would. */
+  readonly unfit?: Violation;
 }
 
-const allowed: ReadonlySet<string> = new Set(webFormats);
+const webAllowed: ReadonlySet<string> = new Set(webFormats);
 
-/** True when the web medium allows files of this format (decisions §4). */
-export function isAllowedFormat(format: string | undefined): boolean {
-  return format !== undefined && allowed.has(format);
-}
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** Reads one file; pages and style sheets must be UTF-8, else `undefined` (a `site.read`). */
-export function readSiteFile(input: string, path: string, bytes: Uint8Array): SiteFile | undefined {
+/** Reads one file: decodes and scans pages and style sheets, judges it as `formats` would. */
+export function readSiteFile(input: string, path: string, bytes: Uint8Array): SiteFile {
   const format = formatOfPath(path);
   const kind = format === 'html' ? 'page' : format === 'css' ? 'style' : 'other';
-  if (kind === 'other') return { input, path, bytes, format, kind, urls: [] };
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    return undefined;
-  }
+  const text = kind === 'other' ? undefined : decodeUtf8(bytes);
+  const unfit = fileFormatViolation(
+    path,
+    {
+      bytes,
+      text: () => text ?? decodeUtf8(bytes),
+      dimensions: () =>
+        format !== undefined && imageFormats.has(format)
+          ? readDimensions(format, bytes)
+          : undefined,
+    },
+    webAllowed,
+  );
+  const file = { input, path, bytes, format, kind, ...(unfit ? { unfit } : {}) } as const;
+  if (text === undefined) return { ...file, urls: [] };
   if (kind === 'page') {
     const page = scanPage(text);
-    return { input, path, bytes, format, kind, text, page, urls: page.urls };
+    return { ...file, text, page, urls: page.urls };
   }
   const urls = scanCss(text).map((found): PageUrl => ({
     url: found.url,
@@ -51,7 +58,15 @@ export function readSiteFile(input: string, path: string, bytes: Uint8Array): Si
     removal: [],
     index: found.start,
   }));
-  return { input, path, bytes, format, kind, text, urls };
+  return { ...file, text, urls };
+}
+
+/** Content that is not what a web file may be (wrong type, active SVG): not just unreadable. */
+export function isWrongType(file: SiteFile): boolean {
+  const code = file.unfit?.code;
+  return (
+    code === 'formats.not_allowed' || code === 'formats.mismatch' || code === 'formats.svg_active'
+  );
 }
 
 /**

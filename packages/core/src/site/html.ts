@@ -68,6 +68,10 @@ const loadingRels = new Set([
   'preload',
   'modulepreload',
   'prefetch',
+  'prerender',
+  // They fetch nothing but open a connection: the folder check counts them as loads too.
+  'preconnect',
+  'dns-prefetch',
 ]);
 /** Attributes that load what they name on any element (`href` depends on the element). */
 const loadingAttributes = new Set(['src', 'poster', 'background', 'data', 'xlink:href']);

@@ -1,6 +1,6 @@
 import { violation } from '../report/codes.js';
 import type { Violation } from '../report/violation.js';
-import { isAllowedFormat, type SiteFile, type SiteIndex } from './files.js';
+import { isWrongType, type SiteFile, type SiteIndex } from './files.js';
 import { lineOf, type PageUrl } from './html.js';
 import { resolveUrl } from './urls.js';
 
@@ -34,7 +34,7 @@ export function judgeReferences(files: readonly SiteFile[], index: SiteIndex): R
   const violations: Violation[] = [];
   const fates = new Map<string, Map<PageUrl, UrlFate>>();
   const referenced = new Set<string>();
-  const formats = new Map(files.map((file) => [file.path, file.format]));
+  const byPath = new Map(files.map((file) => [file.path, file]));
   for (const file of files) {
     const fileFates = new Map<PageUrl, UrlFate>();
     fates.set(file.path, fileFates);
@@ -55,12 +55,13 @@ export function judgeReferences(files: readonly SiteFile[], index: SiteIndex): R
         continue;
       }
       referenced.add(found.path);
-      if (!isAllowedFormat(formats.get(found.path))) {
+      const targetFile = byPath.get(found.path);
+      if (targetFile && isWrongType(targetFile)) {
+        const reason = targetFile.unfit?.message ?? '';
         violations.push(
           violation('site.file_type', {
             ...place,
-            expected: 'a format of the web medium',
-            message: `Refers to ${found.path}, a type the web medium does not allow.`,
+            message: `${loader(url)} refers to ${targetFile.input}: ${reason}`,
           }),
         );
         continue;

@@ -5,7 +5,8 @@ export type UrlTarget =
   | { readonly kind: 'external' }
   | {
       readonly kind: 'local';
-      /** Resolved path inside the site (percent-decoded), or undefined when it leaves the site. */
+      /** Resolved path in the site (percent-decoded); undefined when it leaves the site or
+       * cannot be decoded. */
       readonly path: string | undefined;
       /** Written as a folder (`about/`): it means the folder's `index.html`. */
       readonly folder: boolean;
@@ -22,7 +23,7 @@ const inertSchemes = new Set(['data', 'mailto', 'tel', 'sms', 'javascript', 'abo
 export function resolveUrl(raw: string, from: string): UrlTarget {
   const url = raw.trim();
   if (url === '' || url.startsWith('#') || url.startsWith('?')) return { kind: 'none' };
-  if (url.startsWith('//')) return { kind: 'external' };
+  if (url.startsWith('//') || url.startsWith('\\\\')) return { kind: 'external' };
   const scheme = schemeless.exec(url);
   if (scheme) {
     const name = scheme[0].slice(0, -1).toLowerCase();
@@ -41,7 +42,10 @@ export function resolveUrl(raw: string, from: string): UrlTarget {
         return { kind: 'local', path: undefined, folder: false, absolute, suffix };
       continue;
     }
-    segments.push(decodeSegment(part));
+    const decoded = decodeSegment(part);
+    if (decoded === undefined)
+      return { kind: 'local', path: undefined, folder: false, absolute, suffix };
+    segments.push(decoded);
   }
   const last = parts[parts.length - 1];
   const folder = last === '' || last === '.' || last === '..';
@@ -54,12 +58,13 @@ function folderOf(path: string): string[] {
   return segments;
 }
 
-function decodeSegment(segment: string): string {
+/** A percent-decoded segment; undefined when the encoding is broken (nothing can match it). */
+function decodeSegment(segment: string): string | undefined {
   if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {
-    return segment;
+    return undefined;
   }
 }
 
