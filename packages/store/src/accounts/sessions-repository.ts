@@ -74,10 +74,12 @@ export class SessionsRepository {
 
   /** Ends a session, given the cookie's secret. */
   async delete(sessionId: string): Promise<void> {
-    await this.#scope.db
-      .deleteFrom('screen_sessions')
-      .where('id_hash', '=', sha256Hex(sessionId))
-      .execute();
+    await this.deleteByKey(sha256Hex(sessionId));
+  }
+
+  /** Ends a session, given its stored key (`SessionCheck.sessionKey`). */
+  async deleteByKey(sessionKey: string): Promise<void> {
+    await this.#scope.db.deleteFrom('screen_sessions').where('id_hash', '=', sessionKey).execute();
   }
 
   /** Removes expired sessions; returns how many. */

@@ -1,0 +1,87 @@
+import express from 'express';
+import type { Express } from 'express';
+import helmet from 'helmet';
+import type { Logger } from 'pino';
+import type { Clock, Store } from '@galley/store';
+import { authenticate, requireAuth } from './auth/authenticate.js';
+import { authRouter } from './auth/routes.js';
+import type { ServerConfig } from './config.js';
+import type { Deps } from './deps.js';
+import { errorHandler, notFound } from './http/errors.js';
+import { createLogger, requestLogger } from './http/logging.js';
+import { rateLimiter } from './http/rate-limit.js';
+import { requestContext } from './http/request-context.js';
+import { ApiRegistry } from './openapi/registry.js';
+import { screenRouter } from './screen/index.js';
+import { v1Router } from './v1/index.js';
+import { v2Router } from './v2/index.js';
+
+export interface AppOptions {
+  store: Store;
+  clock: Clock;
+  config: ServerConfig;
+  logger?: Logger;
+}
+
+export interface GalleyApp {
+  app: Express;
+  deps: Deps;
+  registries: { v1: ApiRegistry; v2: ApiRegistry };
+  /** Runs the routers' close hooks (the store is closed by whoever opened it). */
+  close(): Promise<void>;
+}
+
+/**
+ * The whole HTTP service: cross-cutting middleware, `/healthz`, `/auth`, `/api/v1`, `/api/v2`,
+ * the screen, and problem answers for everything that goes wrong.
+ */
+export function createApp(options: AppOptions): GalleyApp {
+  const { store, clock, config } = options;
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const closeHooks: Array<() => void | Promise<void>> = [];
+  const deps: Deps = { store, clock, config, logger, onClose: (fn) => void closeHooks.push(fn) };
+  const registries = {
+    v1: new ApiRegistry(
+      { title: 'Galley editing interface', version: '1' },
+      `${config.baseUrl}/api/v1`,
+    ),
+    v2: new ApiRegistry(
+      { title: 'Galley asset interface', version: '2' },
+      `${config.assetBaseUrl}/api/v2`,
+    ),
+  };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.use(requestLogger(logger));
+  app.use(requestContext);
+  app.use(helmet());
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.use(authenticate(deps));
+  app.use(rateLimiter(config.rateLimitPerMinute));
+  app.get('/api/v1/openapi.json', (_req, res) => {
+    res.json(registries.v1.document());
+  });
+  app.get('/api/v2/openapi.json', (_req, res) => {
+    res.json(registries.v2.document());
+  });
+  app.use('/auth', authRouter(deps));
+  app.use('/api/v1', requireAuth, v1Router({ ...deps, registry: registries.v1 }));
+  app.use('/api/v2', requireAuth, v2Router({ ...deps, registry: registries.v2 }));
+  app.use(screenRouter(deps));
+  app.use(notFound);
+  app.use(errorHandler(logger));
+
+  return {
+    app,
+    deps,
+    registries,
+    close: async () => {
+      for (const hook of closeHooks.reverse()) await hook();
+    },
+  };
+}

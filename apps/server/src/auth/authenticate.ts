@@ -1,0 +1,79 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
+import type { Store } from '@galley/store';
+import type { Deps } from '../deps.js';
+import { isWriteMethod } from '../http/editor-client.js';
+import { problem } from '../http/problem.js';
+import type { AuthState } from './context.js';
+import { authOf, sessionAuthOf, setAuthState } from './context.js';
+
+export const SESSION_COOKIE = 'galley_session';
+const BEARER = /^Bearer ([!-~]+)$/i;
+
+/**
+ * Resolves the caller from `Authorization: Bearer` (first) or the screen session cookie, and
+ * records the result for `authOf`/`maybeAuth`. It answers nothing itself: routes that need an
+ * identity use `requireAuth`.
+ */
+export function authenticate({ store }: Pick<Deps, 'store'>): RequestHandler {
+  return async (req, _res, next) => {
+    setAuthState(req, await resolveAuth(store, req.get('authorization'), req.get('cookie')));
+    next();
+  };
+}
+
+async function resolveAuth(
+  store: Store,
+  authorization: string | undefined,
+  cookies: string | undefined,
+): Promise<AuthState> {
+  if (authorization !== undefined) {
+    const token = BEARER.exec(authorization.trim())?.[1];
+    if (!token) return { ok: false, failure: 'malformed' };
+    const check = await store.tokens.authenticate(token);
+    if (!check.ok) return { ok: false, failure: check.code };
+    return { ok: true, auth: { via: 'token', account: check.account, tokenId: check.tokenId } };
+  }
+  const sessionId = parseCookies(cookies ?? '')[SESSION_COOKIE];
+  if (sessionId === undefined) return { ok: false, failure: 'missing' };
+  const check = await store.sessions.authenticate(sessionId);
+  if (!check.ok) return { ok: false, failure: check.code };
+  const { account, sessionKey, csrfToken, expiresAt } = check;
+  return { ok: true, auth: { via: 'session', account, sessionKey, csrfToken, expiresAt } };
+}
+
+/**
+ * 401 without an identity; for a screen session, writes also need `X-CSRF-Token` equal to the
+ * session's token (403 `csrf_failed`).
+ */
+export const requireAuth: RequestHandler = (req, _res, next) => {
+  const auth = authOf(req);
+  if (auth.via === 'session' && isWriteMethod(req.method)) {
+    const sent = Buffer.from(req.get('x-csrf-token') ?? '');
+    const expected = Buffer.from(auth.csrfToken);
+    if (sent.length !== expected.length || !timingSafeEqual(sent, expected)) {
+      throw problem(403, 'csrf_failed', 'Writes from the screen need the X-CSRF-Token header.');
+    }
+  }
+  next();
+};
+
+/** After `requireAuth`: only a person's screen session may pass (403 `session_required`). */
+export const requireSession: RequestHandler = (req, _res, next) => {
+  sessionAuthOf(req);
+  next();
+};
+
+export function sessionCookie(
+  value: string,
+  options: { secure: boolean; maxAgeSeconds: number },
+): string {
+  return serializeCookie(SESSION_COOKIE, value, {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: options.secure,
+    path: '/',
+    maxAge: options.maxAgeSeconds,
+  });
+}

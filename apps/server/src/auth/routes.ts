@@ -1,0 +1,100 @@
+import express from 'express';
+import type { Router } from 'express';
+import { z } from 'zod';
+import type { Account, TokenRecord } from '@galley/store';
+import type { Deps } from '../deps.js';
+import { parseBody } from '../http/parse.js';
+import { problem } from '../http/problem.js';
+import { requireAuth, requireSession, sessionCookie } from './authenticate.js';
+import { authOf, sessionAuthOf } from './context.js';
+
+const LoginBody = z.strictObject({
+  email: z.string().min(1).max(320),
+  password: z.string().min(1).max(1024),
+});
+const IssueTokenBody = z.strictObject({ days: z.int().min(1).max(365).optional() });
+
+export function accountJson(account: Account) {
+  return { account_number: account.accountNumber, email: account.email, name: account.name };
+}
+
+export function tokenJson(t: TokenRecord) {
+  return {
+    id: t.id,
+    prefix: t.prefix,
+    created_at: t.createdAt,
+    expires_at: t.expiresAt,
+    last_used_at: t.lastUsedAt,
+    revoked_at: t.revokedAt,
+  };
+}
+
+/**
+ * The screen's sign-in and its API-token page: `POST /auth/login`, `POST /auth/logout`,
+ * `GET /auth/session`, and `GET|POST /auth/tokens`, `DELETE /auth/tokens/{id}` (session only).
+ */
+export function authRouter({ store, config }: Deps): Router {
+  const router = express.Router();
+  const limit = config.jsonLimitBytes;
+  const secure = config.baseUrl.startsWith('https:');
+
+  router.post('/login', async (req, res) => {
+    const { email, password } = await parseBody(req, res, LoginBody, limit);
+    const account = await store.accounts.verifyLogin(email, password);
+    if (!account) throw problem(401, 'invalid_credentials', 'The e-mail or the password is wrong.');
+    const ttl = config.sessionTtlSeconds;
+    const session = await store.sessions.create({
+      accountNumber: account.accountNumber,
+      ttlSeconds: ttl,
+    });
+    res.setHeader('Set-Cookie', sessionCookie(session.sessionId, { secure, maxAgeSeconds: ttl }));
+    res.json({
+      csrf_token: session.csrfToken,
+      expires_at: session.expiresAt,
+      account: accountJson(account),
+    });
+  });
+
+  router.post('/logout', requireAuth, requireSession, async (req, res) => {
+    await store.sessions.deleteByKey(sessionAuthOf(req).sessionKey);
+    res.setHeader('Set-Cookie', sessionCookie('', { secure, maxAgeSeconds: 0 }));
+    res.status(204).end();
+  });
+
+  router.get('/session', requireAuth, requireSession, (req, res) => {
+    const auth = sessionAuthOf(req);
+    res.json({
+      account: accountJson(auth.account),
+      csrf_token: auth.csrfToken,
+      expires_at: auth.expiresAt,
+    });
+  });
+
+  router.get('/tokens', requireAuth, requireSession, async (req, res) => {
+    const tokens = await store.tokens.list(authOf(req).account.accountNumber);
+    res.json({ tokens: tokens.map(tokenJson), next_page_url: null });
+  });
+
+  router.post('/tokens', requireAuth, requireSession, async (req, res) => {
+    const { days } = await parseBody(req, res, IssueTokenBody, limit);
+    const { token, record } = await store.tokens.issue({
+      accountNumber: authOf(req).account.accountNumber,
+      ...(days ? { days } : {}),
+    });
+    res
+      .status(201)
+      .location(`/auth/tokens/${record.id}`)
+      .json({ token, ...tokenJson(record) });
+  });
+
+  router.delete('/tokens/:id', requireAuth, requireSession, async (req, res) => {
+    const revoked = await store.tokens.revoke({
+      accountNumber: authOf(req).account.accountNumber,
+      idOrPrefix: String(req.params.id),
+    });
+    if (!revoked) throw problem(404, 'not_found', 'No such active token.');
+    res.status(204).end();
+  });
+
+  return router;
+}

@@ -1,0 +1,98 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/** Every setting of the server, read once at start (see docs/operations.md). */
+export interface ServerConfig {
+  host: string;
+  port: number;
+  /** Data folder: the SQLite file and the byte store (`bytes/`) live here. */
+  dataDir: string;
+  /** PostgreSQL URL for records; null for the embedded SQLite store. */
+  databaseUrl: string | null;
+  /** Origin and prefix the editing interface is reached at, without a trailing slash. */
+  baseUrl: string;
+  /** Origin and prefix the asset interface is reached at, without a trailing slash. */
+  assetBaseUrl: string;
+  /** Requests a minute per token (per IP address without one). */
+  rateLimitPerMinute: number;
+  /** Largest JSON body accepted (413 beyond). */
+  jsonLimitBytes: number;
+  sessionTtlSeconds: number;
+  /** Express `trust proxy`: set when behind a reverse proxy so rate limits see client addresses. */
+  trustProxy: boolean | number | string;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  readonly code = 'invalid_config';
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const MiB = 1024 * 1024;
+const number = (min: number) => z.coerce.number().int().min(min);
+
+const EnvSchema = z.object({
+  GALLEY_HOST: z.string().min(1).default('127.0.0.1'),
+  GALLEY_PORT: number(0).max(65535).default(8080),
+  GALLEY_DATA_DIR: z.string().min(1).default('./galley-data'),
+  GALLEY_DATABASE_URL: z.string().startsWith('postgres').optional(),
+  GALLEY_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  GALLEY_ASSET_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  GALLEY_RATE_LIMIT: number(1).default(600),
+  GALLEY_JSON_LIMIT_BYTES: number(1).default(16 * MiB),
+  GALLEY_SESSION_TTL_SECONDS: number(60).default(12 * 3600),
+  GALLEY_TRUST_PROXY: z.string().optional(),
+  GALLEY_LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info'),
+});
+
+/** Reads the settings from `env` (empty values count as unset); `overrides` win (CLI flags). */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  overrides: Partial<ServerConfig> = {},
+): ServerConfig {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
+  );
+  const parsed = EnvSchema.safeParse(present);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid settings: ${issues.join('; ')}`);
+  }
+  const e = parsed.data;
+  const port = overrides.port ?? e.GALLEY_PORT;
+  const baseUrl = trimSlash(overrides.baseUrl ?? e.GALLEY_BASE_URL ?? `http://localhost:${port}`);
+  return {
+    host: e.GALLEY_HOST,
+    port,
+    dataDir: resolve(e.GALLEY_DATA_DIR),
+    databaseUrl: e.GALLEY_DATABASE_URL ?? null,
+    baseUrl,
+    assetBaseUrl: trimSlash(overrides.assetBaseUrl ?? e.GALLEY_ASSET_BASE_URL ?? baseUrl),
+    rateLimitPerMinute: e.GALLEY_RATE_LIMIT,
+    jsonLimitBytes: e.GALLEY_JSON_LIMIT_BYTES,
+    sessionTtlSeconds: e.GALLEY_SESSION_TTL_SECONDS,
+    trustProxy: parseTrustProxy(e.GALLEY_TRUST_PROXY),
+    logLevel: e.GALLEY_LOG_LEVEL,
+    ...withoutUndefined(overrides),
+    ...(overrides.dataDir ? { dataDir: resolve(overrides.dataDir) } : {}),
+  };
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+function parseTrustProxy(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

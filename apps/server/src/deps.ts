@@ -1,0 +1,20 @@
+import type { Clock, Store } from '@galley/store';
+import type { Logger } from 'pino';
+import type { ServerConfig } from './config.js';
+import type { ApiRegistry } from './openapi/registry.js';
+
+/** What every router and background task is built from. */
+export interface Deps {
+  store: Store;
+  /** The one time source (tests inject a TestClock); the store uses the same one. */
+  clock: Clock;
+  config: ServerConfig;
+  logger: Logger;
+  /** Registers work to do when the server closes (stop sweepers, flush caches). */
+  onClose(fn: () => void | Promise<void>): void;
+}
+
+/** Deps of an interface router (v1, v2): its routes are declared in its own OpenAPI registry. */
+export interface ApiDeps extends Deps {
+  registry: ApiRegistry;
+}

@@ -1,0 +1,35 @@
+import express from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+
+const EMPTY_BODY = Symbol('galley.emptyJsonBody');
+type Marked = Request & { [EMPTY_BODY]?: boolean };
+
+/**
+ * express.json that notes an empty body: body-parser turns "" into {}, but an empty body where one
+ * is required is a 400 here, not an empty object.
+ */
+export function jsonParser(limitBytes: number): RequestHandler {
+  return express.json({
+    limit: limitBytes,
+    type: ['application/json', 'application/*+json'],
+    verify: (req, _res, buf) => {
+      (req as Marked)[EMPTY_BODY] = buf.length === 0;
+    },
+  });
+}
+
+/** True when the request carried a non-empty JSON body (after `jsonParser` ran). */
+export function hasJsonBody(req: Request): boolean {
+  return req.body !== undefined && (req as Marked)[EMPTY_BODY] !== true;
+}
+
+/** Runs the JSON parser now, so handlers can read the body after their own 404/403/423 checks. */
+export function readJson(req: Request, res: Response, limitBytes: number): Promise<unknown> {
+  if (req.body !== undefined || req.readableEnded) return Promise.resolve(req.body as unknown);
+  return new Promise((resolve, reject) => {
+    jsonParser(limitBytes)(req, res, (error?: unknown) => {
+      if (error === undefined) resolve(req.body);
+      else reject(error instanceof Error ? error : new Error('body parser failed'));
+    });
+  });
+}

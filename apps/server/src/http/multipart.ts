@@ -1,0 +1,148 @@
+import type { Request } from 'express';
+import busboy from 'busboy';
+import type { Readable } from 'node:stream';
+import type { FieldErrors } from './parse.js';
+import { HttpProblem, problem } from './problem.js';
+
+export interface MultipartFileInfo {
+  field: string;
+  filename: string;
+  mimeType: string;
+}
+
+export interface MultipartOptions {
+  /** The one file field read (e.g. `zip`, `file`); any other file part is a 422. */
+  fileField: string;
+  /** Largest file accepted: 413 `body_too_large` beyond, counted while streaming. */
+  maxFileBytes: number;
+  maxFields?: number;
+  maxFieldBytes?: number;
+}
+
+export interface StreamedMultipart<T> {
+  file: { info: MultipartFileInfo; result: T } | null;
+  /** Text fields (the first value of each name). */
+  fields: Record<string, string>;
+}
+
+class TooLarge extends Error {}
+
+/**
+ * Streams a multipart/form-data body: the file part goes through `onFile` as an async iterable
+ * that throws once it passes `maxFileBytes` (so a consumer such as `ByteStore.put` keeps
+ * nothing), and text fields are collected. Not multipart or malformed: 400 `invalid_multipart`.
+ */
+export async function streamMultipart<T>(
+  req: Request,
+  options: MultipartOptions,
+  onFile: (chunks: AsyncIterable<Uint8Array>, info: MultipartFileInfo) => Promise<T>,
+): Promise<StreamedMultipart<T>> {
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: req.headers,
+      limits: {
+        fileSize: options.maxFileBytes + 1, // one byte past the limit tells "too large" from "exactly"
+        fields: options.maxFields ?? 32,
+        fieldSize: options.maxFieldBytes ?? 64 * 1024,
+        parts: (options.maxFields ?? 32) + 8,
+      },
+    });
+  } catch {
+    throw problem(400, 'invalid_multipart', 'The body must be multipart/form-data.');
+  }
+
+  const fields: Record<string, string> = {};
+  const unexpected: FieldErrors = {};
+  let file: StreamedMultipart<T>['file'] = null;
+  let consuming: Promise<void> = Promise.resolve();
+  const state: { failure: Error | null } = { failure: null };
+
+  parser.on('field', (name, value, info) => {
+    if (info.valueTruncated)
+      state.failure ??= problem(413, 'body_too_large', `The field ${name} is too long.`);
+    if (!(name in fields)) fields[name] = value;
+  });
+  parser.on('file', (name, stream, info) => {
+    if (name !== options.fileField || file !== null || state.failure) {
+      (unexpected[name] ??= []).push(
+        name === options.fileField ? 'only one file is accepted' : 'unexpected file',
+      );
+      stream.resume();
+      return;
+    }
+    const fileInfo = { field: name, filename: info.filename ?? '', mimeType: info.mimeType };
+    consuming = onFile(limited(stream, options.maxFileBytes), fileInfo).then(
+      (result) => {
+        file = { info: fileInfo, result };
+      },
+      (error: unknown) => {
+        state.failure ??=
+          error instanceof TooLarge
+            ? problem(
+                413,
+                'body_too_large',
+                `The file is larger than ${options.maxFileBytes} bytes.`,
+              )
+            : asError(error);
+        stream.resume(); // let the parser reach the end
+      },
+    );
+  });
+  for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {
+    parser.on(limit, () => {
+      state.failure ??= problem(413, 'body_too_large', 'The form has too many parts.');
+    });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    parser.on('close', resolve);
+    parser.on('error', () =>
+      reject(problem(400, 'invalid_multipart', 'The multipart body is malformed.')),
+    );
+    req.on('error', reject);
+    req.pipe(parser);
+  });
+  await consuming;
+  if (state.failure) throw state.failure;
+  if (Object.keys(unexpected).length) {
+    throw new HttpProblem({
+      status: 422,
+      code: 'validation_failed',
+      detail: `Unexpected file fields: ${Object.keys(unexpected).join(', ')}.`,
+      extras: { errors: unexpected },
+    });
+  }
+  return { file, fields };
+}
+
+export interface BufferedFile extends MultipartFileInfo {
+  bytes: Uint8Array;
+}
+
+/** `streamMultipart` that keeps the file in memory (bounded by `maxFileBytes`). */
+export async function readMultipart(
+  req: Request,
+  options: MultipartOptions,
+): Promise<{ file: BufferedFile | null; fields: Record<string, string> }> {
+  const { file, fields } = await streamMultipart(req, options, async (chunks) => {
+    const parts: Uint8Array[] = [];
+    for await (const chunk of chunks) parts.push(chunk);
+    return Buffer.concat(parts);
+  });
+  return { file: file ? { ...file.info, bytes: new Uint8Array(file.result) } : null, fields };
+}
+
+async function* limited(stream: Readable, maxBytes: number): AsyncIterable<Uint8Array> {
+  let size = 0;
+  for await (const chunk of stream.iterator({ destroyOnReturn: false })) {
+    const bytes = chunk as Buffer;
+    size += bytes.byteLength;
+    if (size > maxBytes) throw new TooLarge();
+    yield bytes;
+  }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error('the file consumer failed', { cause: error });
+}

@@ -1,0 +1,22 @@
+import type { ByteStore } from '@galley/store';
+import type { Request } from 'express';
+import { problem } from './problem.js';
+
+/**
+ * Streams the raw request body into the byte store, hashing on the way (for POST /blobs).
+ * A declared or counted size over `maxBytes` is a 413 `body_too_large`, and nothing is kept.
+ */
+export async function putRequestBody(
+  req: Request,
+  bytes: ByteStore,
+  options: { maxBytes: number },
+): Promise<{ sha256: string; size: number; created: boolean }> {
+  const declared = Number(req.get('content-length'));
+  const tooLarge = () =>
+    problem(413, 'body_too_large', `The body is larger than ${options.maxBytes} bytes.`);
+  if (Number.isFinite(declared) && declared > options.maxBytes) throw tooLarge();
+  // Not destroying the request on an early stop keeps the socket able to carry the 413.
+  const result = await bytes.put(req.iterator({ destroyOnReturn: false }), options);
+  if (!result.ok) throw tooLarge();
+  return { sha256: result.sha256, size: result.size, created: result.created };
+}

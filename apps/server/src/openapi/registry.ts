@@ -1,0 +1,225 @@
+import { z } from 'zod';
+import { EDITOR_CLIENT_PATTERN } from '../http/editor-client.js';
+import { SESSION_COOKIE } from '../auth/authenticate.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface ResponseSpec {
+  description: string;
+  /** Body schema; for 4xx/5xx without one, the Problem schema is documented. */
+  schema?: z.ZodType;
+  /** Defaults to application/json (application/problem+json for errors). */
+  contentType?: string;
+  headers?: Record<string, { description: string; schema?: Record<string, unknown> }>;
+}
+
+/** One operation as routers declare it: the handler's input is validated by the same schemas. */
+export interface RouteSpec {
+  method: HttpMethod;
+  /** OpenAPI-style path relative to the interface root: `/projects/{id}`. */
+  path: string;
+  /** Express path when it cannot be derived (raw-slash params: `/assets/:id/files/*path`). */
+  expressPath?: string;
+  summary: string;
+  description?: string;
+  tags?: string[];
+  operationId?: string;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  /** JSON request body (parsed lazily by the handler: see `RouteInput.body`). */
+  body?: z.ZodType;
+  /** A request body that is not JSON (multipart, raw bytes), documented only. */
+  requestBody?: {
+    contentType: string;
+    description?: string;
+    schema?: z.ZodType;
+    required?: boolean;
+  };
+  /** Documents the required `X-Editor-Client` header (the handler calls `editorClientOf`). */
+  editorClient?: boolean;
+  /** False for operations anyone may call without credentials. */
+  authenticated?: boolean;
+  responses: Record<number, ResponseSpec>;
+}
+
+export interface ApiInfo {
+  title: string;
+  version: string;
+  description?: string;
+}
+
+type JsonSchema = Record<string, unknown>;
+
+const PROBLEM_SCHEMA: JsonSchema = {
+  type: 'object',
+  required: ['type', 'title', 'status', 'detail', 'code'],
+  properties: {
+    type: { type: 'string' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    code: { type: 'string' },
+    errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+  },
+  additionalProperties: true,
+};
+
+const COMMON_RESPONSES: Record<number, ResponseSpec> = {
+  401: { description: 'Token or session missing, malformed, unknown, expired or revoked.' },
+  429: { description: 'Too many requests: see Retry-After and the RateLimit headers.' },
+};
+
+/** The routes of one interface, and its OpenAPI 3.1 document generated from their zod schemas. */
+export class ApiRegistry {
+  readonly info: ApiInfo;
+  readonly serverUrl: string;
+  readonly #routes = new Map<string, RouteSpec>();
+  #document: JsonSchema | null = null;
+
+  constructor(info: ApiInfo, serverUrl: string) {
+    this.info = info;
+    this.serverUrl = serverUrl;
+  }
+
+  add(spec: RouteSpec): void {
+    const key = `${spec.method} ${spec.path}`;
+    if (this.#routes.has(key)) throw new Error(`route declared twice: ${key}`);
+    this.#routes.set(key, spec);
+    this.#document = null;
+  }
+
+  routes(): RouteSpec[] {
+    return [...this.#routes.values()];
+  }
+
+  document(): JsonSchema {
+    this.#document ??= this.#build();
+    return this.#document;
+  }
+
+  #build(): JsonSchema {
+    const paths: Record<string, Record<string, unknown>> = {};
+    for (const spec of this.#routes.values()) {
+      (paths[spec.path] ??= {})[spec.method] = operation(spec);
+    }
+    return {
+      openapi: '3.1.0',
+      info: this.info,
+      servers: [{ url: this.serverUrl }],
+      paths,
+      components: {
+        schemas: { Problem: PROBLEM_SCHEMA },
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'glly_… API token' },
+          screenSession: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
+        },
+      },
+      security: [{ bearerAuth: [] }, { screenSession: [] }],
+    };
+  }
+}
+
+function operation(spec: RouteSpec): JsonSchema {
+  const parameters = [
+    ...parametersOf(spec.params, 'path'),
+    ...parametersOf(spec.query, 'query'),
+    ...(spec.editorClient
+      ? [
+          {
+            name: 'X-Editor-Client',
+            in: 'header',
+            required: true,
+            schema: { type: 'string', pattern: EDITOR_CLIENT_PATTERN.source },
+          },
+        ]
+      : []),
+  ];
+  const authenticated = spec.authenticated ?? true;
+  const responses = { ...(authenticated ? COMMON_RESPONSES : {}), ...spec.responses };
+  return {
+    operationId: spec.operationId ?? operationIdOf(spec),
+    summary: spec.summary,
+    ...(spec.description ? { description: spec.description } : {}),
+    ...(spec.tags ? { tags: spec.tags } : {}),
+    ...(authenticated ? {} : { security: [] }),
+    ...(parameters.length ? { parameters } : {}),
+    ...requestBodyOf(spec),
+    responses: Object.fromEntries(
+      Object.entries(responses).map(([status, r]) => [status, responseOf(Number(status), r)]),
+    ),
+  };
+}
+
+function requestBodyOf(spec: RouteSpec): JsonSchema {
+  if (spec.body) {
+    return {
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: schemaOf(spec.body, 'input') } },
+      },
+    };
+  }
+  if (spec.requestBody) {
+    const { contentType, description, schema, required } = spec.requestBody;
+    return {
+      requestBody: {
+        required: required ?? true,
+        ...(description ? { description } : {}),
+        content: { [contentType]: schema ? { schema: schemaOf(schema, 'input') } : {} },
+      },
+    };
+  }
+  return {};
+}
+
+function responseOf(status: number, r: ResponseSpec): JsonSchema {
+  const isError = status >= 400;
+  const contentType = r.contentType ?? (isError ? 'application/problem+json' : 'application/json');
+  const schema = r.schema
+    ? schemaOf(r.schema, 'output')
+    : isError
+      ? { $ref: '#/components/schemas/Problem' }
+      : undefined;
+  return {
+    description: r.description,
+    ...(r.headers ? { headers: r.headers } : {}),
+    ...(schema ? { content: { [contentType]: { schema } } } : {}),
+  };
+}
+
+function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query'): JsonSchema[] {
+  if (!schema) return [];
+  const json = schemaOf(schema, 'input');
+  const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((json.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, s]) => ({
+    name,
+    in: where,
+    required: where === 'path' || required.has(name),
+    schema: s,
+  }));
+}
+
+/** JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) of a zod schema, inline. */
+export function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const json = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'any',
+  }) as JsonSchema;
+  delete json.$schema;
+  return json;
+}
+
+function operationIdOf(spec: RouteSpec): string {
+  const words = spec.path
+    .split('/')
+    .filter(Boolean)
+    .map((part) =>
+      part
+        .replace(/[{}]/g, '')
+        .replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string = '') => c.toUpperCase()),
+    )
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1));
+  return spec.method + words.join('');
+}

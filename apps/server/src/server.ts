@@ -1,0 +1,54 @@
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AppOptions, GalleyApp } from './app.js';
+import { createApp } from './app.js';
+
+export interface StartOptions extends AppOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Use the address actually listened on as base URL and asset base URL (tests, port 0). */
+  baseUrlFromListen?: boolean;
+}
+
+export interface RunningServer {
+  /** `http://host:port` actually listened on. */
+  url: string;
+  port: number;
+  app: GalleyApp;
+  server: Server;
+  /** Stops accepting, ends idle connections, waits for open requests, runs close hooks. */
+  close(): Promise<void>;
+}
+
+export async function startServer(options: StartOptions): Promise<RunningServer> {
+  const server = createServer();
+  const host = options.host ?? options.config.host;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? options.config.port, host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const config = options.baseUrlFromListen
+    ? { ...options.config, port, baseUrl: url, assetBaseUrl: url }
+    : { ...options.config, port };
+  const galley = createApp({ ...options, config });
+  server.on('request', galley.app);
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    app: galley,
+    server,
+    close: () =>
+      (closing ??= (async () => {
+        await new Promise<void>((resolve, reject) => {
+          server.close((err) => (err ? reject(err) : resolve()));
+          server.closeIdleConnections();
+        });
+        await galley.close();
+      })()),
+  };
+}

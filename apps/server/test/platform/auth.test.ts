@@ -1,0 +1,226 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer } from './harness.js';
+import type { TestServer } from './harness.js';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(() => s.close());
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+async function expectUnauthorized(res: Response, detail: RegExp) {
+  expect(res.status).toBe(401);
+  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
+  const body = (await res.json()) as Record<string, unknown>;
+  expect(body).toMatchObject({
+    status: 401,
+    code: 'unauthorized',
+    type: 'urn:galley:problem:unauthorized',
+  });
+  expect(body.detail).toMatch(detail);
+}
+
+describe('bearer tokens', () => {
+  it('401 when the token is missing', async () => {
+    await expectUnauthorized(await fetch(`${s.url}/api/v1/projects`), /Bearer/);
+  });
+
+  it('401 when the header or token is malformed', async () => {
+    await expectUnauthorized(
+      await fetch(`${s.url}/api/v1/projects`, { headers: { authorization: 'Basic abc' } }),
+      /malformed/,
+    );
+    await expectUnauthorized(
+      await fetch(`${s.url}/api/v1/projects`, { headers: bearer('glly_tooshort') }),
+      /malformed/,
+    );
+  });
+
+  it('401 when the token is unknown', async () => {
+    await expectUnauthorized(
+      await fetch(`${s.url}/api/v2/assets`, { headers: bearer(`glly_${'x'.repeat(43)}`) }),
+      /not known/,
+    );
+  });
+
+  it('401 once the token expired (injected clock), and not before', async () => {
+    const { account } = await s.addAccount('expiring@example.org');
+    const { token } = await s.store.tokens.issue({ accountNumber: account.accountNumber, days: 1 });
+    // Authenticated, so the unknown route answers 404 rather than 401.
+    expect((await fetch(`${s.url}/api/v1/nothing-here`, { headers: bearer(token) })).status).toBe(
+      404,
+    );
+    s.clock.advanceSeconds(86_400);
+    try {
+      await expectUnauthorized(
+        await fetch(`${s.url}/api/v1/nothing-here`, { headers: bearer(token) }),
+        /expired/,
+      );
+    } finally {
+      s.clock.advanceSeconds(-86_400);
+    }
+  });
+
+  it('401 once the token is revoked', async () => {
+    const { account, token } = await s.addAccount('revoked@example.org');
+    expect((await fetch(`${s.url}/api/v1/x`, { headers: bearer(token) })).status).toBe(404);
+    const [record] = await s.store.tokens.list(account.accountNumber);
+    await s.store.tokens.revoke({ accountNumber: account.accountNumber, idOrPrefix: record!.id });
+    await expectUnauthorized(
+      await fetch(`${s.url}/api/v1/x`, { headers: bearer(token) }),
+      /revoked/,
+    );
+  });
+
+  it('notes last_used_at', async () => {
+    const { account, token } = await s.addAccount('used@example.org');
+    await fetch(`${s.url}/api/v1/x`, { headers: bearer(token) });
+    const [record] = await s.store.tokens.list(account.accountNumber);
+    expect(record?.lastUsedAt).toBe(s.clock.now().toISOString().replace('Z', '+00:00'));
+  });
+});
+
+async function login(email: string, password: string) {
+  const res = await fetch(`${s.url}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  const cookie = res.headers.get('set-cookie') ?? '';
+  return { res, cookie: cookie.split(';')[0] ?? '', setCookie: cookie };
+}
+
+describe('screen sessions', () => {
+  it('logs in with e-mail and password and sets a strict HttpOnly cookie', async () => {
+    const { res, setCookie } = await login('ada@example.org', s.password);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { csrf_token: string; account: unknown };
+    expect(body.csrf_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(body.account).toEqual({ account_number: 1001, email: 'ada@example.org', name: 'Ada' });
+    expect(setCookie).toMatch(/^galley_session=[A-Za-z0-9_-]{43};/);
+    expect(setCookie).toMatch(/HttpOnly/);
+    expect(setCookie).toMatch(/SameSite=Strict/);
+    expect(setCookie).not.toMatch(/Secure/); // the base URL is http
+  });
+
+  it('401 invalid_credentials for a wrong password or an unknown e-mail', async () => {
+    for (const [email, password] of [
+      ['ada@example.org', 'wrong'],
+      ['nobody@example.org', 'x'],
+    ] as const) {
+      const { res, setCookie } = await login(email, password);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ code: 'invalid_credentials' });
+      expect(setCookie).toBe('');
+    }
+  });
+
+  it('422 for unknown fields and 400 for a missing body at login', async () => {
+    const extra = await fetch(`${s.url}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'a@b.c', password: 'x', remember: true }),
+    });
+    expect(extra.status).toBe(422);
+    expect(await extra.json()).toMatchObject({
+      code: 'validation_failed',
+      errors: { remember: ['unknown field'] },
+    });
+    const empty = await fetch(`${s.url}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toMatchObject({ code: 'body_required' });
+  });
+
+  it('needs X-CSRF-Token on writes (403 csrf_failed), and the session reaches the API', async () => {
+    const { res, cookie } = await login('ada@example.org', s.password);
+    const { csrf_token } = (await res.json()) as { csrf_token: string };
+    const session = await fetch(`${s.url}/auth/session`, { headers: { cookie } });
+    expect(await session.json()).toMatchObject({
+      csrf_token,
+      account: { email: 'ada@example.org' },
+    });
+    // A read needs no CSRF token: authenticated, so an unknown route is 404.
+    expect((await fetch(`${s.url}/api/v1/x`, { headers: { cookie } })).status).toBe(404);
+
+    const noHeader = await fetch(`${s.url}/auth/tokens`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(noHeader.status).toBe(403);
+    expect(await noHeader.json()).toMatchObject({ code: 'csrf_failed', status: 403 });
+    const wrong = await fetch(`${s.url}/api/v1/x`, {
+      method: 'POST',
+      headers: { cookie, 'x-csrf-token': 'nope' },
+    });
+    expect(wrong.status).toBe(403);
+
+    const issued = await fetch(`${s.url}/auth/tokens`, {
+      method: 'POST',
+      headers: { cookie, 'x-csrf-token': csrf_token, 'content-type': 'application/json' },
+      body: JSON.stringify({ days: 30 }),
+    });
+    expect(issued.status).toBe(201);
+    const token = (await issued.json()) as {
+      token: string;
+      id: string;
+      prefix: string;
+      expires_at: string;
+    };
+    expect(token.token.startsWith(token.prefix)).toBe(true);
+    expect(issued.headers.get('location')).toBe(`/auth/tokens/${token.id}`);
+    expect((await fetch(`${s.url}/api/v1/x`, { headers: bearer(token.token) })).status).toBe(404);
+
+    const list = (await (await fetch(`${s.url}/auth/tokens`, { headers: { cookie } })).json()) as {
+      tokens: Array<Record<string, unknown>>;
+    };
+    expect(list.tokens.find((t) => t.id === token.id)).toMatchObject({
+      prefix: token.prefix,
+      last_used_at: expect.any(String) as string,
+      revoked_at: null,
+    });
+    expect(JSON.stringify(list)).not.toContain(token.token);
+
+    const revoke = await fetch(`${s.url}/auth/tokens/${token.id}`, {
+      method: 'DELETE',
+      headers: { cookie, 'x-csrf-token': csrf_token },
+    });
+    expect(revoke.status).toBe(204);
+    expect((await fetch(`${s.url}/api/v1/x`, { headers: bearer(token.token) })).status).toBe(401);
+    const again = await fetch(`${s.url}/auth/tokens/${token.id}`, {
+      method: 'DELETE',
+      headers: { cookie, 'x-csrf-token': csrf_token },
+    });
+    expect(again.status).toBe(404);
+
+    const logout = await fetch(`${s.url}/auth/logout`, {
+      method: 'POST',
+      headers: { cookie, 'x-csrf-token': csrf_token },
+    });
+    expect(logout.status).toBe(204);
+    expect(logout.headers.get('set-cookie')).toMatch(/Max-Age=0/);
+    expect((await fetch(`${s.url}/auth/session`, { headers: { cookie } })).status).toBe(401);
+  });
+
+  it('keeps token pages to sessions: a bearer token gets 403 session_required', async () => {
+    const res = await fetch(`${s.url}/auth/tokens`, { headers: bearer(s.token) });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ code: 'session_required' });
+  });
+
+  it('ends sessions at their expiry (injected clock)', async () => {
+    const { cookie } = await login('ada@example.org', s.password);
+    s.clock.advanceSeconds(s.config.sessionTtlSeconds);
+    try {
+      expect((await fetch(`${s.url}/auth/session`, { headers: { cookie } })).status).toBe(401);
+    } finally {
+      s.clock.advanceSeconds(-s.config.sessionTtlSeconds);
+    }
+  });
+});
