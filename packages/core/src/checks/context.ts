@@ -35,18 +35,12 @@ export const defaultFolderLimits: FolderLimits = {
 };
 
 /** The folder plus everything read from it once and shared between checks. */
-export interface FolderContext {
+export interface FolderContext extends FileReaders {
   readonly folder: Folder;
   /** Every path, sorted, so findings come out in one order whatever the folder's. */
   readonly paths: readonly string[];
   readonly project: ProjectState;
   readonly limits: FolderLimits;
-  /** The file as UTF-8 text; undefined when absent or not UTF-8. */
-  text(path: string): string | undefined;
-  /** The file parsed as HTML; undefined when absent or not UTF-8. */
-  page(path: string): ParsedPage | undefined;
-  /** The image's size (guarded); undefined when the file is absent or not an image format. */
-  dimensions(path: string): DimensionResult | undefined;
 }
 
 /** What one check found; `unusable` when its input could not be judged (outcome unchecked). */
@@ -69,11 +63,17 @@ function cached<T>(compute: (path: string) => T): (path: string) => T {
   };
 }
 
-export function createContext(
-  folder: Folder,
-  project: ProjectState,
-  limits: FolderLimits,
-): FolderContext {
+/** Readers of a folder's files, each computed once (pages are parsed once for every check). */
+export interface FileReaders {
+  /** The file as UTF-8 text; undefined when absent or not UTF-8. */
+  text(path: string): string | undefined;
+  /** The file parsed as HTML; undefined when absent or not UTF-8. */
+  page(path: string): ParsedPage | undefined;
+  /** The image's size (guarded); undefined when the file is absent or not an image format. */
+  dimensions(path: string): DimensionResult | undefined;
+}
+
+export function createFileReaders(folder: Folder): FileReaders {
   const text = cached((path) => {
     const bytes = folder.get(path);
     return bytes === undefined ? undefined : decodeUtf8(bytes);
@@ -88,6 +88,14 @@ export function createContext(
     if (bytes === undefined || format === undefined || !imageFormats.has(format)) return undefined;
     return readDimensions(format, bytes);
   });
+  return { text, page, dimensions };
+}
+
+export function createContext(
+  folder: Folder,
+  project: ProjectState,
+  limits: FolderLimits,
+): FolderContext {
   const paths = [...folder.keys()].sort();
-  return { folder, paths, project, limits, text, page, dimensions };
+  return { folder, paths, project, limits, ...createFileReaders(folder) };
 }

@@ -1,1 +1,13 @@
-export {};
+export { inspect, type InspectInput } from './inspect.js';
+export { validateAssetInput } from './validate-input.js';
+export type { AssetInput } from './asset.js';
+export {
+  AssetKind,
+  AssetInputError,
+  Inspection,
+  InspectionCheck,
+  InspectionStandard,
+  InspectionSummary,
+  InspectionViolation,
+  JudgedMedium,
+} from './inspection.js';

@@ -33,9 +33,12 @@ const imageSizeType: Readonly<Record<string, string>> = { jpeg: 'jpg', avif: 'av
  * throw. Only the format the extension names is accepted (image-size guesses the type itself).
  */
 export function readDimensions(format: string, bytes: Uint8Array): DimensionResult {
+  // image-size reads through the view's whole ArrayBuffer, past its end: a file that is a view
+  // into a larger buffer (an unpacked ZIP) would borrow its neighbour's bytes. Give it its own.
+  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
   let result: ReturnType<typeof imageSize>;
   try {
-    result = imageSize(bytes);
+    result = imageSize(own ? bytes : bytes.slice());
   } catch {
     return { status: format === 'svg' ? 'unsized' : 'unreadable' };
   }

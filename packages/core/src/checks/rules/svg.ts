@@ -25,7 +25,7 @@ function isExternal(value: string): boolean {
 
 /** Is the root element an `<svg>`? (a cheap structural test used by content sniffing). */
 export function looksLikeSvg(text: string): boolean {
-  return /^\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*|<!DOCTYPE[^>]*>\s*)*<svg[\s>/]/i.test(
+  return /^\s*(?:<\?[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*|<!DOCTYPE[^[>]*(?:\[[\s\S]*?\])?\s*>\s*)*<svg[\s>/]/i.test(
     text.replace(/^\uFEFF/, ''),
   );
 }

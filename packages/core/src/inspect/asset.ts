@@ -1,0 +1,124 @@
+import type { Folder } from '../report/folder.js';
+import { canvasFormats, findMedium, type Medium, type MediumRef } from '../media/catalog.js';
+import { createFileReaders, type FileReaders } from '../checks/context.js';
+import { decodeUtf8 } from '../checks/rules/text.js';
+import type { Violation } from '../report/violation.js';
+import type { AssetKind } from './inspection.js';
+import { schemaUri } from '../schemas/definitions.js';
+
+export const productionFile = 'production.json';
+export const productionFolders = ['canvas/', 'references/'] as const;
+
+const imageKindFormats = ['png', 'jpeg', 'gif', 'webp', 'svg', 'avif'];
+const fontKindFormats = ['woff2', 'woff', 'ttf', 'otf'];
+/** references/ holds copies of other assets: images, fonts, data, productions. */
+const referenceFormats = new Set([
+  ...imageKindFormats,
+  ...fontKindFormats,
+  ...canvasFormats,
+  'json',
+]);
+
+/** An asset revision to judge: its kind, files and, optionally, the schema of each JSON file. */
+export interface AssetInput {
+  readonly kind: AssetKind;
+  readonly files: Folder;
+  /**
+   * Schema URI per path, from the write's file specifications (`{path, json, schema}`). A JSON
+   * file not named here may name its schema in a top-level `$schema` member.
+   */
+  readonly schemas?: Readonly<Record<string, string>>;
+  /** The medium given with the asset (a production's, or one to judge an image against). */
+  readonly medium?: MediumRef;
+}
+
+export type JsonRead = { readonly ok: true; readonly value: unknown } | { readonly ok: false };
+
+/** Everything the standards share about one asset, each file read once. */
+export interface AssetContext extends FileReaders {
+  readonly kind: AssetKind;
+  readonly files: Folder;
+  readonly paths: readonly string[];
+  /** The medium in force: production.json's, else the one given; undefined if none. */
+  readonly mediumRef: MediumRef | undefined;
+  readonly medium: Medium | undefined;
+  json(path: string): JsonRead;
+  /** A JSON file's schema URI: production/1 for production.json, else the one given with the write, else its `$schema` member. */
+  schemaOf(path: string): string | undefined;
+  /** The formats a file at `path` may have in this kind of asset. */
+  allowedFormats(path: string): ReadonlySet<string>;
+}
+
+/** What one standard found; `unusable` makes it `unchecked` when nothing failed. */
+export interface StandardFindings {
+  readonly target: string | null;
+  readonly violations: Violation[];
+  readonly unusable?: boolean;
+  readonly details: Record<string, unknown>;
+}
+
+function readJson(files: Folder, path: string): JsonRead {
+  const text = files.has(path) ? decodeUtf8(files.get(path)!) : undefined;
+  if (text === undefined) return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+const isMediumRef = (value: unknown): value is MediumRef =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as MediumRef).id === 'string' &&
+  Number.isInteger((value as MediumRef).version);
+
+export function createAssetContext(input: AssetInput): AssetContext {
+  const { kind, files } = input;
+  const jsonCache = new Map<string, JsonRead>();
+  const json = (path: string) => {
+    const cached = jsonCache.get(path) ?? readJson(files, path);
+    jsonCache.set(path, cached);
+    return cached;
+  };
+  const declared = kind === 'production' ? json(productionFile) : { ok: false as const };
+  const fromFile =
+    declared.ok && typeof declared.value === 'object' && declared.value !== null
+      ? (declared.value as { medium?: unknown }).medium
+      : undefined;
+  const mediumRef = isMediumRef(fromFile) ? fromFile : input.medium;
+  const medium = mediumRef && findMedium(mediumRef);
+
+  const canvasAllowed = new Set(medium?.canvas ? medium.formats : canvasFormats);
+  const byKind: Readonly<Record<AssetKind, ReadonlySet<string>>> = {
+    image: new Set(imageKindFormats),
+    font: new Set(fontKindFormats),
+    data: new Set(['json']),
+    production: referenceFormats,
+  };
+  const allowedFormats = (path: string): ReadonlySet<string> => {
+    if (kind !== 'production') return byKind[kind] ?? new Set();
+    if (path === productionFile) return new Set(['json']);
+    return path.startsWith('canvas/') ? canvasAllowed : referenceFormats;
+  };
+  const schemaOf = (path: string): string | undefined => {
+    if (kind === 'production' && path === productionFile) return schemaUri('production', 1);
+    const given = input.schemas?.[path];
+    if (given !== undefined) return given;
+    const read = json(path);
+    if (!read.ok || typeof read.value !== 'object' || read.value === null) return undefined;
+    const own = (read.value as { $schema?: unknown }).$schema;
+    return typeof own === 'string' ? own : undefined;
+  };
+  return {
+    kind,
+    files,
+    paths: [...files.keys()].sort(),
+    mediumRef,
+    medium,
+    json,
+    schemaOf,
+    allowedFormats,
+    ...createFileReaders(files),
+  };
+}

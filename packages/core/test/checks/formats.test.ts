@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { checkFolder, type Violation } from '@galley/core';
+import { folderOf, gif, html, png, projectJson, svg, utf8 } from './fixtures.js';
+
+const formatsOf = (extra: Record<string, string | Uint8Array>, medium = 'web') =>
+  checkFolder(
+    folderOf({
+      'project.json': projectJson(['index.html'], medium),
+      'index.html': html(),
+      ...extra,
+    }),
+  ).violations.filter((v) => v.check === 'formats');
+const one = (extra: Record<string, string | Uint8Array>): Violation | undefined =>
+  formatsOf(extra)[0];
+
+describe('formats check', () => {
+  it('allows what the medium allows, project.json aside', () => {
+    expect(formatsOf({ 'app.js': 'x()', 'data.json': '{}', 'a.txt': 'hi' })).toEqual([]);
+    const banner = formatsOf({ 'app.js': 'x()', 'canvas/a.png': png(300, 250) }, 'banner');
+    expect(banner.map((v) => [v.path, v.code])).toEqual([['app.js', 'formats.not_allowed']]);
+    expect(banner[0]?.actual).toBe('js');
+    expect(banner[0]?.expected).toEqual([
+      'css',
+      'gif',
+      'html',
+      'jpeg',
+      'png',
+      'svg',
+      'webp',
+      'woff2',
+    ]);
+    expect(one({ README: 'no extension' })).toMatchObject({
+      code: 'formats.not_allowed',
+      actual: null,
+    });
+  });
+
+  it('sniffs content against the extension', () => {
+    expect(one({ 'a.png': gif(1, 1) })).toMatchObject({
+      code: 'formats.mismatch',
+      expected: 'png',
+      actual: 'gif',
+    });
+    expect(one({ 'a.gif': 'GIF? no' })).toMatchObject({ code: 'formats.mismatch', actual: 'text' });
+    expect(one({ 'a.css': png(1, 1) })).toMatchObject({ code: 'formats.mismatch', actual: 'png' });
+    expect(one({ 'a.woff2': utf8('wOF2rest') })).toBeUndefined();
+    expect(one({ 'a.otf': new Uint8Array([0, 1, 0, 0, 0]) })).toBeUndefined(); // TrueType in .otf
+    expect(one({ 'a.pdf': '%PDF-1.7\n' })).toBeUndefined();
+    expect(one({ 'a.json': '{"a":' })).toMatchObject({
+      code: 'formats.mismatch',
+      message: 'The file is not valid JSON.',
+    });
+  });
+
+  it('requires UTF-8 for HTML and CSS', () => {
+    const latin1 = new Uint8Array([0x70, 0xe9, 0x7b, 0x7d]);
+    expect(one({ 'a.css': latin1 })).toMatchObject({ code: 'formats.encoding', expected: 'utf-8' });
+    expect(one({ 'a.css': '\ufeffp{}' })).toBeUndefined(); // a BOM is fine
+  });
+
+  it('reads image dimensions within bounds, guarded', () => {
+    expect(one({ 'a.png': png(16_384, 3051) })).toBeUndefined(); // 49.99 MP
+    expect(one({ 'b.png': png(16_384, 3052) })).toMatchObject({
+      code: 'formats.dimensions',
+      expected: { max_side: 16_384, max_pixels: 50_000_000 },
+      actual: { width: 16_384, height: 3052 },
+    });
+    expect(one({ 'c.png': png(0, 10) })).toMatchObject({ code: 'formats.dimensions' });
+    expect(one({ 'd.gif': gif(20_000, 1) })).toMatchObject({ code: 'formats.dimensions' });
+    expect(one({ 'e.svg': svg(20_000, 1) })).toMatchObject({ code: 'formats.dimensions' });
+  });
+
+  it('does not read past a truncated image held in a view of a larger buffer', () => {
+    const backing = new Uint8Array(64);
+    backing.set(png(10, 10));
+    expect(one({ 'a.png': backing.subarray(0, 20) })).toMatchObject({ code: 'formats.unreadable' });
+  });
+
+  it('accepts an SVG with no intrinsic size (the canvas check deals with it)', () => {
+    expect(
+      one({ 'a.svg': '<svg xmlns="http://www.w3.org/2000/svg"><rect/></svg>' }),
+    ).toBeUndefined();
+    expect(one({ 'b.svg': '<html><body>not svg</body></html>' })).toMatchObject({
+      code: 'formats.mismatch',
+    });
+  });
+
+  it.each([
+    ['script', '<script>alert(1)</script>', ['script']],
+    ['namespaced script', '<svg:script xmlns:svg="http://www.w3.org/2000/svg"/>', ['script']],
+    ['event handler', '<rect onclick="x()"/>', ['event_handler']],
+    ['foreignObject', '<foreignObject><p>x</p></foreignObject>', ['foreign_object']],
+    ['external image', '<image href="https://x.test/a.png"/>', ['external_reference']],
+    ['relative image', '<image xlink:href="other.svg"/>', ['external_reference']],
+    ['external CSS', '<style>@import url(https://x.test/a.css);</style>', ['external_reference']],
+    ['style attribute', '<rect style="fill:url(https://x.test/p.svg#p)"/>', ['external_reference']],
+    [
+      'href animation',
+      '<a><set attributeName="href" to="javascript:x()"/></a>',
+      ['external_reference'],
+    ],
+  ])('refuses an SVG with %s', (_, inner, reasons) => {
+    expect(one({ 'a.svg': svg(10, 10, inner) })).toMatchObject({
+      code: 'formats.svg_active',
+      actual: reasons,
+    });
+  });
+
+  it('refuses an SVG with a DOCTYPE or a style sheet instruction', () => {
+    const doctype = `<?xml version="1.0"?>\n<!DOCTYPE svg [<!ENTITY x "y">]>\n${svg(1, 1)}`;
+    expect(one({ 'a.svg': doctype })).toMatchObject({ actual: ['doctype'] });
+    const sheet = `<?xml-stylesheet href="https://x.test/s.css"?>${svg(1, 1)}`;
+    expect(one({ 'b.svg': sheet })).toMatchObject({ actual: ['external_reference'] });
+  });
+
+  it('accepts inert SVG: local fragments, embedded rasters, gradients', () => {
+    const inert = svg(
+      10,
+      10,
+      '<defs><linearGradient id="g"/></defs><rect fill="url(#g)"/><use href="#g"/>' +
+        '<image href="data:image/png;base64,iVBORw0KGgo="/><style>.a{fill:url(#g)}</style>',
+    );
+    expect(one({ 'a.svg': inert })).toBeUndefined();
+    expect(
+      one({ 'b.svg': svg(1, 1, '<image href="data:image/svg+xml;base64,PHN2Zz4="/>') }),
+    ).toMatchObject({
+      code: 'formats.svg_active',
+    });
+  });
+});
