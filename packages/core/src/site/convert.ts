@@ -1,12 +1,8 @@
 import type { SiteReport } from '../api/v1.js';
 import { violation } from '../report/codes.js';
 import type { Folder, MutableFolder } from '../report/folder.js';
-import {
-  compareViolations,
-  contracts,
-  type CheckReport,
-  type Violation,
-} from '../report/violation.js';
+import { orderViolations } from '../checks/check-folder.js';
+import { contracts, type CheckReport, type Violation } from '../report/violation.js';
 import { detectSite } from './detect.js';
 import { defaultFolderLimits, type FolderLimits } from '../checks/context.js';
 import { isWrongType, readSiteFile, SiteIndex, type SiteFile } from './files.js';
@@ -39,7 +35,9 @@ export type SiteConversion =
 export function convertSite(input: Folder, options: ConvertSiteOptions = {}): SiteConversion {
   const violations = (options.preViolations ?? []).map(asSiteViolation);
   const detection = detectSite(input);
-  if (!detection.ok) return failed([...violations, notASite(detection.reason)]);
+  // A reader that refused entries may be why no site is found: its findings say it better.
+  if (!detection.ok)
+    return failed(violations.length > 0 ? violations : [notASite(detection.reason)]);
   const { root, files: inputs, ignored: ignoredByName } = detection.layout;
 
   const files = inputs.map((path) =>
@@ -240,7 +238,7 @@ function failed(violations: readonly Violation[]): SiteConversion {
     ok: false,
     report: {
       checks: { site: 'failed' },
-      violations: [...violations].sort(compareViolations),
+      violations: orderViolations(violations),
       contracts: { ...contracts },
     },
   };
