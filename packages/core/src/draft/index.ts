@@ -1,1 +1,14 @@
-export {};
+export { Draft } from './draft.js';
+export type { ChangeResult, OpenResult } from './draft.js';
+export { draftErrorCodes } from './errors.js';
+export type { DraftError, DraftErrorCode, Refused } from './errors.js';
+export type { Outline } from './outline.js';
+export {
+  DraftLog,
+  ElementRef,
+  Operation,
+  OperationRequest,
+  OperationResult,
+  OutlineEntry,
+} from './schema.js';
+export type { OperationKind } from './schema.js';

@@ -1,0 +1,163 @@
+import type { Element } from 'domhandler';
+import type { z } from 'zod';
+import { forEachElement } from './dom.js';
+import type { DraftError, Refused } from './errors.js';
+import { draftError, refused } from './errors.js';
+import { serializeHtml } from './html.js';
+import type { Change } from './operations.js';
+import { plan } from './operations.js';
+import type { Outline } from './outline.js';
+import { buildOutline } from './outline.js';
+import { IndexedPage } from './page.js';
+import type { OperationResult } from './schema.js';
+import { DraftLog, Operation } from './schema.js';
+import { elementId } from './text.js';
+
+export type OpenResult = { readonly ok: true; readonly draft: Draft } | Refused;
+export type ChangeResult = { readonly ok: true; readonly result: OperationResult } | Refused;
+
+/**
+ * An HTML page being edited by operations: parsed once, changed in place, every change undoable.
+ * Nothing here throws on bad input: refusals are values with a stable code and the field at fault.
+ */
+export class Draft {
+  private readonly done: Change[] = [];
+  private readonly undone: Change[] = [];
+  private changes = 0;
+  private cachedOutline: Outline | undefined;
+  private cachedHtml: string | undefined;
+
+  private constructor(private readonly page: IndexedPage) {}
+
+  /** Opens a draft on a page; refused (`no_body`) when the page has no <body> element. */
+  static open(html: string): OpenResult {
+    const page = IndexedPage.parse(html);
+    if (!page) return refused(draftError('no_body', 'html'));
+    return { ok: true, draft: new Draft(page) };
+  }
+
+  /** The draft that `log` describes, rebuilt on the HTML it was opened on (undo and redo state included). */
+  static rebuild(baseHtml: string, log: DraftLog): OpenResult {
+    const parsed = DraftLog.safeParse(log);
+    if (!parsed.success) return refused(...issuesToErrors(parsed.error, 'invalid_log', 'log'));
+    const opened = Draft.open(baseHtml);
+    if (!opened.ok) return opened;
+    const { draft } = opened;
+    const { operations, applied, sequence } = parsed.data;
+    for (const [index, operation] of operations.entries()) {
+      const replayed = draft.apply(operation);
+      if (!replayed.ok) {
+        const why = replayed.errors.map((error) => `${error.code}: ${error.message}`).join('; ');
+        return refused(
+          draftError('invalid_log', `log.operations.${index}`, `Replay refused: ${why}`),
+        );
+      }
+    }
+    for (let i = applied; i < operations.length; i++) draft.undo();
+    draft.changes = sequence;
+    return { ok: true, draft };
+  }
+
+  /** Counts every change (operation, undo, redo); a server can derive its draft token from it. */
+  get sequence(): number {
+    return this.changes;
+  }
+
+  get canUndo(): boolean {
+    return this.done.length > 0;
+  }
+
+  get canRedo(): boolean {
+    return this.undone.length > 0;
+  }
+
+  /** Applies one operation; a refused operation changes nothing. A new operation drops the redo stack. */
+  apply(operation: Operation): ChangeResult {
+    const valid = Operation.safeParse(operation);
+    if (!valid.success)
+      return refused(...issuesToErrors(valid.error, 'invalid_operation', 'operation'));
+    const planned = plan(this.page, valid.data);
+    if (!planned.ok) return refused(...planned.errors);
+    const { change } = planned;
+    this.runForward(change);
+    this.done.push(change);
+    this.undone.length = 0;
+    return this.changed(change.focus);
+  }
+
+  undo(): ChangeResult {
+    const change = this.done.pop();
+    if (!change) return refused(draftError('nothing_to_undo', null));
+    for (let i = change.steps.length - 1; i >= 0; i--) {
+      const step = change.steps[i]!;
+      if (step.kind === 'in') this.page.detach(step.group);
+      else this.page.attach(step.group, step.place!);
+    }
+    this.undone.push(change);
+    return this.changed(change.undoFocus);
+  }
+
+  redo(): ChangeResult {
+    const change = this.undone.pop();
+    if (!change) return refused(draftError('nothing_to_redo', null));
+    this.runForward(change);
+    this.done.push(change);
+    return this.changed(change.focus);
+  }
+
+  /** The outline of this version, built once and then handed out as is (treat it as read-only). */
+  outline(): Outline {
+    return (this.cachedOutline ??= buildOutline(this.page));
+  }
+
+  html(): string {
+    return (this.cachedHtml ??= serializeHtml(this.page.document));
+  }
+
+  /** Plain JSON: with the base HTML, all `Draft.rebuild` needs. */
+  log(): DraftLog {
+    return {
+      format: 1,
+      operations: [...this.done, ...this.undone.slice().reverse()].map((change) => ({
+        ...change.operation,
+      })),
+      applied: this.done.length,
+      sequence: this.changes,
+    };
+  }
+
+  private runForward(change: Change): void {
+    for (const step of change.steps) {
+      if (step.kind === 'in') this.page.attach(step.group, step.place!);
+      else step.place = this.page.detach(step.group);
+    }
+  }
+
+  private changed(focus: readonly Element[]): ChangeResult {
+    this.changes += 1;
+    this.cachedOutline = undefined;
+    this.cachedHtml = undefined;
+    const ids: string[] = [];
+    forEachElement(focus, (element) => {
+      const id = elementId(element);
+      if (id !== null) ids.push(id);
+    });
+    const nodes = focus.map((element) => `@${this.page.numberOf(element)}`);
+    return { ok: true, result: { nodes, ids } };
+  }
+}
+
+/** One refusal per zod issue; an unknown field is reported at its own path. */
+function issuesToErrors(
+  error: z.ZodError,
+  code: 'invalid_operation' | 'invalid_log',
+  root: string,
+): DraftError[] {
+  return error.issues.flatMap((issue) => {
+    const at = [root, ...issue.path.map(String)];
+    if (issue.code !== 'unrecognized_keys') return [draftError(code, at.join('.'), issue.message)];
+    return issue.keys.map((key) =>
+      draftError(code, [...at, key].join('.'), `Unknown field \`${key}\`.`),
+    );
+  });
+}
