@@ -13,9 +13,9 @@ export interface RouteInput<P, Q, B> {
   /** Path parameters, validated before the handler runs (invalid: 404). */
   params: Out<P>;
   /** Query, validated when called (invalid: 422), so handlers keep the refusal order. */
-  query(): Out<Q>;
+  query: () => Out<Q>;
   /** JSON body, read and validated when called (400/413/422), after the handler's own checks. */
-  body(): Promise<Out<B>>;
+  body: () => Promise<Out<B>>;
 }
 
 export type RouteHandler<P, Q, B> = (input: RouteInput<P, Q, B>) => void | Promise<void>;

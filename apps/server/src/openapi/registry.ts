@@ -182,9 +182,18 @@ function responseOf(status: number, r: ResponseSpec): JsonSchema {
       : undefined;
   return {
     description: r.description,
-    ...(r.headers ? { headers: r.headers } : {}),
+    ...(r.headers ? { headers: headersOf(r.headers) } : {}),
     ...(schema ? { content: { [contentType]: { schema } } } : {}),
   };
+}
+
+function headersOf(headers: NonNullable<ResponseSpec['headers']>): JsonSchema {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, h]) => [
+      name,
+      { description: h.description, schema: h.schema ?? { type: 'string' } },
+    ]),
+  );
 }
 
 function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query'): JsonSchema[] {

@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer } from './harness.js';
+import type { TestServer } from './harness.js';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer({ jsonLimitBytes: 1024 });
+});
+afterAll(() => s.close());
+
+const PROBLEM_KEYS = ['code', 'detail', 'status', 'title', 'type'];
+
+async function expectProblem(res: Response, status: number, code: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  const body = (await res.json()) as Record<string, unknown>;
+  expect(
+    Object.keys(body)
+      .filter((k) => PROBLEM_KEYS.includes(k))
+      .sort(),
+  ).toEqual(PROBLEM_KEYS);
+  expect(body).toMatchObject({ status, code, type: `urn:galley:problem:${code}` });
+  expect(JSON.stringify(body)).not.toMatch(/at .*\.(ts|js):\d+/); // no stack trace
+  return body;
+}
+
+describe('every response', () => {
+  const cases: Array<[string, string, RequestInit]> = [
+    ['healthz', '/healthz', {}],
+    ['unknown route', '/no/such/route', {}],
+    ['unauthenticated API', '/api/v1/projects', {}],
+    ['OpenAPI document', '/api/v2/openapi.json', {}],
+    [
+      'malformed JSON',
+      '/auth/login',
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' },
+    ],
+  ];
+  for (const [name, path, init] of cases) {
+    it(`carries Cache-Control: private, no-store and an X-Request-Id: ${name}`, async () => {
+      const res = await fetch(`${s.url}${path}`, init);
+      expect(res.headers.get('cache-control')).toBe('private, no-store');
+      expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff'); // helmet
+      expect(res.headers.get('x-powered-by')).toBeNull();
+    });
+  }
+
+  it('echoes a sent X-Request-Id and replaces an unusable one', async () => {
+    const echoed = await fetch(`${s.url}/healthz`, {
+      headers: { 'x-request-id': 'trace-42.a:b_c' },
+    });
+    expect(echoed.headers.get('x-request-id')).toBe('trace-42.a:b_c');
+    const replaced = await fetch(`${s.url}/healthz`, {
+      headers: { 'x-request-id': 'bad id with spaces' },
+    });
+    expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('answers', () => {
+  it('GET /healthz is 200 {status: ok} without credentials', async () => {
+    const res = await fetch(`${s.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('unknown routes are 404 problems', async () => {
+    await expectProblem(await fetch(`${s.url}/nothing`), 404, 'not_found');
+    await expectProblem(
+      await fetch(`${s.url}/api/v2/nothing`, { headers: { authorization: `Bearer ${s.token}` } }),
+      404,
+      'not_found',
+    );
+  });
+
+  it('malformed JSON is 400 malformed_json', async () => {
+    for (const body of ['{', '{"email": }', 'null', '"text"']) {
+      await expectProblem(
+        await fetch(`${s.url}/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        }),
+        400,
+        'malformed_json',
+      );
+    }
+  });
+
+  it('a body that is not JSON or is empty is 400 body_required', async () => {
+    for (const init of [
+      { headers: { 'content-type': 'text/plain' }, body: '{"email":"a","password":"b"}' },
+      { headers: { 'content-type': 'application/json' }, body: '' },
+      {},
+    ]) {
+      await expectProblem(
+        await fetch(`${s.url}/auth/login`, { method: 'POST', ...init }),
+        400,
+        'body_required',
+      );
+    }
+  });
+
+  it('wrong types are 422 with errors per field', async () => {
+    const res = await fetch(`${s.url}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 5 }),
+    });
+    const body = await expectProblem(res, 422, 'validation_failed');
+    expect(Object.keys(body.errors as object).sort()).toEqual(['email', 'password']);
+  });
+
+  it('a JSON body over the limit is 413 body_too_large', async () => {
+    const res = await fetch(`${s.url}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'a@b.c', password: 'x'.repeat(2000) }),
+    });
+    await expectProblem(res, 413, 'body_too_large');
+  });
+});
+
+describe('rate limit', () => {
+  let limited: TestServer;
+  beforeAll(async () => {
+    limited = await startTestServer({ rateLimitPerMinute: 3 });
+  });
+  afterAll(() => limited.close());
+
+  it('answers 429 with Retry-After and RateLimit headers past the limit, per token', async () => {
+    const auth = { authorization: `Bearer ${limited.token}` };
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 4; i++) {
+      last = await fetch(`${limited.url}/api/v1/x`, { headers: auth });
+      statuses.push(last.status);
+      if (i < 3) await last.arrayBuffer();
+    }
+    expect(statuses).toEqual([404, 404, 404, 429]);
+    const res = last!;
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(res.headers.get('ratelimit-limit')).toBe('3');
+    expect(res.headers.get('ratelimit-remaining')).toBe('0');
+    expect(Number(res.headers.get('ratelimit-reset'))).toBeGreaterThan(0);
+    expect(res.headers.get('ratelimit-policy')).toBe('3;w=60');
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    await expectProblem(res, 429, 'rate_limited');
+
+    // Another token has its own budget.
+    const other = await limited.addAccount('other@example.org');
+    const fresh = await fetch(`${limited.url}/api/v1/x`, {
+      headers: { authorization: `Bearer ${other.token}` },
+    });
+    expect(fresh.status).toBe(404);
+    expect(fresh.headers.get('ratelimit-remaining')).toBe('2');
+  });
+
+  it('limits requests without a valid credential per address, /healthz excepted', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await fetch(`${limited.url}/nothing`)).status);
+    expect(statuses).toEqual([404, 404, 404, 429]);
+    expect((await fetch(`${limited.url}/healthz`)).status).toBe(200);
+  });
+});

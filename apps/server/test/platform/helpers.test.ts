@@ -1,0 +1,280 @@
+// The helpers routers are built from, exercised over real HTTP on a small app of test routes.
+import { once } from 'node:events';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import express from 'express';
+import pino from 'pino';
+import { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DiskByteStore } from '@galley/store';
+import {
+  ApiRegistry,
+  ApiRouter,
+  editorClientOf,
+  putRequestBody,
+  readMultipart,
+  streamMultipart,
+} from '@galley/server';
+import { errorHandler, notFound } from '../../src/http/errors.js';
+import { requestContext } from '../../src/http/request-context.js';
+
+let url: string;
+let server: Server;
+let dir: string;
+let bytes: DiskByteStore;
+const logged: unknown[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'galley-helpers-'));
+  bytes = new DiskByteStore(join(dir, 'bytes'));
+  await bytes.init();
+  const registry = new ApiRegistry({ title: 'test', version: '0' }, 'http://localhost/api/t');
+  const api = new ApiRouter({ registry, jsonLimitBytes: 4096 });
+  api.route(
+    {
+      method: 'post',
+      path: '/things/{id}',
+      summary: 'echo',
+      params: z.object({ id: z.string().regex(/^thg_[a-z0-9]+$/) }),
+      query: z.strictObject({ per_page: z.coerce.number().int().min(1).max(200).default(50) }),
+      body: z.strictObject({ title: z.string().min(1), tags: z.array(z.string()).optional() }),
+      responses: { 200: { description: 'echo' } },
+    },
+    async ({ res, params, query, body }) => {
+      const q = query();
+      res.json({ id: params.id, per_page: q.per_page, body: await body() });
+    },
+  );
+  api.route(
+    {
+      method: 'put',
+      path: '/write',
+      summary: 'editor client',
+      editorClient: true,
+      responses: { 200: { description: 'ok' } },
+    },
+    ({ req, res }) => {
+      res.json({ client: editorClientOf(req) });
+    },
+  );
+  const logger = pino(
+    { level: 'error' },
+    { write: (line: string) => void logged.push(JSON.parse(line)) },
+  );
+  const app = express();
+  app.use((req, _res, next) => {
+    req.id = 'test-request';
+    next();
+  });
+  app.use(requestContext);
+  app.use('/api/t', api.router);
+  app.post('/upload', async (req, res) => {
+    const { file, fields } = await readMultipart(req, { fileField: 'zip', maxFileBytes: 1000 });
+    res.json({ size: file?.bytes.byteLength ?? null, filename: file?.filename ?? null, fields });
+  });
+  app.post('/stream', async (req, res) => {
+    const { file, fields } = await streamMultipart(
+      req,
+      { fileField: 'file', maxFileBytes: 1000 },
+      (chunks) => bytes.put(chunks),
+    );
+    res.json({ result: file?.result ?? null, fields });
+  });
+  app.post('/blobs', async (req, res) => {
+    res.status(201).json(await putRequestBody(req, bytes, { maxBytes: 1000 }));
+  });
+  app.get('/boom', () => {
+    throw new Error('secret internals');
+  });
+  app.use(notFound);
+  app.use(errorHandler(logger));
+  server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const json = (body: unknown, method = 'POST'): RequestInit => ({
+  method,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+describe('ApiRouter and parse helpers', () => {
+  it('passes validated params, query and body to the handler', async () => {
+    const res = await fetch(
+      `${url}/api/t/things/thg_1?per_page=7`,
+      json({ title: 'T', tags: ['a'] }),
+    );
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      id: 'thg_1',
+      per_page: 7,
+      body: { title: 'T', tags: ['a'] },
+    });
+  });
+
+  it('answers 404 for params that fail their schema', async () => {
+    const res = await fetch(`${url}/api/t/things/nope`, json({ title: 'T' }));
+    expect(res.status).toBe(404);
+  });
+
+  it('answers 422 with errors by field path, unknown fields one by one', async () => {
+    const res = await fetch(
+      `${url}/api/t/things/thg_1`,
+      json({ title: '', tags: [1], extra: 1, more: 2 }),
+    );
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as { code: string; errors: Record<string, string[]> };
+    expect(body.code).toBe('validation_failed');
+    expect(Object.keys(body.errors).sort()).toEqual(['extra', 'more', 'tags.0', 'title']);
+    expect(body.errors.extra).toEqual(['unknown field']);
+  });
+
+  it('answers 422 for a bad query value', async () => {
+    const res = await fetch(`${url}/api/t/things/thg_1?per_page=500`, json({ title: 'T' }));
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({
+      errors: { per_page: [expect.any(String) as string] },
+    });
+  });
+
+  it('answers 413 past the JSON limit', async () => {
+    const res = await fetch(`${url}/api/t/things/thg_1`, json({ title: 'x'.repeat(5000) }));
+    expect(res.status).toBe(413);
+  });
+});
+
+describe('editorClientOf', () => {
+  it('accepts letters, digits and . _ : - up to 64 characters', async () => {
+    for (const client of [
+      'a',
+      '0f8e3c1a-7c2b-4b6e-9f0e-2b1c3d4e5f60',
+      'agent.v1:run_2',
+      'x'.repeat(64),
+    ]) {
+      const res = await fetch(`${url}/api/t/write`, {
+        method: 'PUT',
+        headers: { 'x-editor-client': client },
+      });
+      expect(await res.json()).toEqual({ client });
+    }
+  });
+
+  it('answers 400 invalid_editor_client when missing or invalid', async () => {
+    const cases: Array<Record<string, string>> = [
+      {},
+      { 'x-editor-client': 'x'.repeat(65) },
+      { 'x-editor-client': 'has space' },
+      { 'x-editor-client': 'é' },
+    ];
+    for (const headers of cases) {
+      const res = await fetch(`${url}/api/t/write`, { method: 'PUT', headers });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ code: 'invalid_editor_client' });
+    }
+  });
+});
+
+describe('multipart', () => {
+  const form = (size: number, field = 'zip') => {
+    const data = new FormData();
+    data.set('title', 'Hello');
+    data.set(field, new Blob([new Uint8Array(size).fill(7)]), 'site.zip');
+    return data;
+  };
+
+  it('yields the named file and the text fields', async () => {
+    const res = await fetch(`${url}/upload`, { method: 'POST', body: form(1000) });
+    expect(await res.json()).toEqual({
+      size: 1000,
+      filename: 'site.zip',
+      fields: { title: 'Hello' },
+    });
+  });
+
+  it('answers 413 one byte past the limit', async () => {
+    const res = await fetch(`${url}/upload`, { method: 'POST', body: form(1001) });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ code: 'body_too_large' });
+  });
+
+  it('answers 422 for an unexpected file field and 400 for a body that is not multipart', async () => {
+    const other = await fetch(`${url}/upload`, { method: 'POST', body: form(10, 'other') });
+    expect(other.status).toBe(422);
+    expect(await other.json()).toMatchObject({ errors: { other: ['unexpected file'] } });
+    const plain = await fetch(`${url}/upload`, json({ a: 1 }));
+    expect(plain.status).toBe(400);
+    expect(await plain.json()).toMatchObject({ code: 'invalid_multipart' });
+    const broken = await fetch(`${url}/upload`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=xyz' },
+      body: '--xyz\r\nContent-Disposition: form-data; name="a"\r\n\r\nunterminated',
+    });
+    expect(broken.status).toBe(400);
+  });
+
+  it('streams into the byte store and keeps nothing past the limit', async () => {
+    const ok = await fetch(`${url}/stream`, { method: 'POST', body: form(900, 'file') });
+    expect(await ok.json()).toMatchObject({
+      result: { ok: true, size: 900, created: true },
+      fields: { title: 'Hello' },
+    });
+    const before = await readdir(join(dir, 'bytes'), { recursive: true });
+    const big = await fetch(`${url}/stream`, { method: 'POST', body: form(5000, 'file') });
+    expect(big.status).toBe(413);
+    expect(await readdir(join(dir, 'bytes'), { recursive: true })).toEqual(before);
+  });
+});
+
+describe('putRequestBody', () => {
+  it('stores the raw body by its SHA-256', async () => {
+    const res = await fetch(`${url}/blobs`, {
+      method: 'POST',
+      body: 'abc',
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({
+      sha256: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+      size: 3,
+      created: true,
+    });
+  });
+
+  it('answers 413 for a declared or a streamed size over the limit, keeping nothing', async () => {
+    const before = await readdir(join(dir, 'bytes'), { recursive: true });
+    const declared = await fetch(`${url}/blobs`, { method: 'POST', body: new Uint8Array(1001) });
+    expect(declared.status).toBe(413);
+    const streamed = await fetch(`${url}/blobs`, {
+      method: 'POST',
+      body: new ReadableStream({
+        start(controller) {
+          for (let i = 0; i < 5; i++) controller.enqueue(new Uint8Array(400));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    });
+    expect(streamed.status).toBe(413);
+    expect(await readdir(join(dir, 'bytes'), { recursive: true })).toEqual(before);
+  });
+});
+
+describe('unexpected errors', () => {
+  it('are logged and answered 500 without detail', async () => {
+    const res = await fetch(`${url}/boom`);
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(text).not.toContain('secret internals');
+    expect(JSON.parse(text)).toMatchObject({ code: 'internal_error', status: 500 });
+    expect(JSON.stringify(logged)).toContain('secret internals');
+  });
+});

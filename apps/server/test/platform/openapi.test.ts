@@ -1,0 +1,136 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiRegistry } from '@galley/server';
+import { startTestServer } from './harness.js';
+import type { TestServer } from './harness.js';
+
+async function expectValid(document: unknown) {
+  const result = await new Validator().validate(document as Record<string, unknown>);
+  expect(result.errors ?? []).toEqual([]);
+  expect(result.valid).toBe(true);
+}
+
+describe('served OpenAPI documents', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(() => s.close());
+
+  for (const version of ['v1', 'v2']) {
+    it(`/api/${version}/openapi.json is a valid OpenAPI 3.1 document, served without credentials`, async () => {
+      const res = await fetch(`${s.url}/api/${version}/openapi.json`);
+      expect(res.status).toBe(200);
+      const doc = (await res.json()) as { openapi: string; servers: Array<{ url: string }> };
+      expect(doc.openapi).toBe('3.1.0');
+      expect(doc.servers[0]?.url).toBe(`${s.url}/api/${version}`);
+      await expectValid(doc);
+    });
+  }
+});
+
+describe('ApiRegistry', () => {
+  const registry = new ApiRegistry(
+    { title: 'sample', version: '1' },
+    'http://localhost:8080/api/v1',
+  );
+  const Project = z.object({
+    id: z.string(),
+    title: z.string(),
+    revision: z.int(),
+    created_at: z.iso.datetime({ offset: true }),
+  });
+  registry.add({
+    method: 'get',
+    path: '/projects/{id}',
+    summary: 'Read a project',
+    params: z.object({ id: z.string() }),
+    query: z.strictObject({ per_page: z.coerce.number().int().min(1).max(200).optional() }),
+    responses: {
+      200: { description: 'the project', schema: Project },
+      404: { description: 'absent' },
+    },
+  });
+  registry.add({
+    method: 'patch',
+    path: '/projects/{id}',
+    summary: 'Rename',
+    editorClient: true,
+    params: z.object({ id: z.string() }),
+    body: z.strictObject({ title: z.string().min(1) }),
+    responses: {
+      200: { description: 'renamed', schema: Project },
+      422: { description: 'invalid' },
+    },
+  });
+  registry.add({
+    method: 'post',
+    path: '/projects/folder',
+    summary: 'Open a folder',
+    requestBody: {
+      contentType: 'multipart/form-data',
+      schema: z.object({ zip: z.string().meta({ format: 'binary' }) }),
+    },
+    responses: {
+      201: {
+        description: 'created',
+        schema: Project,
+        headers: { Location: { description: 'its URL' } },
+      },
+    },
+  });
+  registry.add({
+    method: 'get',
+    path: '/projects/{id}/folder',
+    summary: 'Download',
+    params: z.object({ id: z.string() }),
+    responses: { 200: { description: 'ZIP', contentType: 'application/zip' } },
+  });
+
+  it('generates a valid document from zod schemas', async () => {
+    await expectValid(registry.document());
+  });
+
+  it('describes parameters, bodies, headers and default problem answers', () => {
+    const doc = registry.document() as {
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+    };
+    const patch = doc.paths['/projects/{id}']!.patch!;
+    expect(patch.parameters).toEqual([
+      { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+      expect.objectContaining({ name: 'X-Editor-Client', in: 'header', required: true }),
+    ]);
+    expect(patch.requestBody).toMatchObject({
+      content: {
+        'application/json': {
+          schema: { type: 'object', required: ['title'], additionalProperties: false },
+        },
+      },
+    });
+    expect(Object.keys(patch.responses as object).sort()).toEqual(['200', '401', '422', '429']);
+    expect(patch.responses).toMatchObject({
+      422: {
+        content: {
+          'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
+        },
+      },
+    });
+    const get = doc.paths['/projects/{id}']!.get!;
+    expect(get.parameters).toContainEqual(
+      expect.objectContaining({ name: 'per_page', in: 'query', required: false }),
+    );
+    expect(get.operationId).toBe('getProjectsId');
+  });
+
+  it('refuses a route declared twice', () => {
+    expect(() =>
+      registry.add({
+        method: 'get',
+        path: '/projects/{id}',
+        summary: 'again',
+        responses: { 200: { description: '' } },
+      }),
+    ).toThrow(/twice/);
+  });
+});
