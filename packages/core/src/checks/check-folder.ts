@@ -48,7 +48,8 @@ export function orderViolations(violations: readonly Violation[]): Violation[] {
     .map(([, v]) => v);
 }
 
-function outcomes(violations: readonly Violation[], unusable: ReadonlySet<CheckName>) {
+/** Failed where an error was found, else unchecked where the input was unusable, else passed. */
+export function outcomes(violations: readonly Violation[], unusable: ReadonlySet<CheckName>) {
   const failed = new Set(violations.filter((v) => v.severity === 'error').map((v) => v.check));
   const checks: Partial<Record<CheckName, CheckOutcome>> = {};
   for (const name of checkNames)

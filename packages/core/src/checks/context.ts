@@ -4,6 +4,7 @@ import { formatOfPath, type Medium } from '../media/catalog.js';
 import { readDimensions, imageFormats, type DimensionResult } from './rules/dimensions.js';
 import { decodeUtf8 } from './rules/text.js';
 import { parsePage, type ParsedPage } from './html/page.js';
+import { defaultZipLimits, type ZipLimits } from '../zip/limits.js';
 
 /** project.json once it passed its schema (svc://schemas/project/1). */
 export interface Project {
@@ -22,16 +23,13 @@ export type ProjectState =
   | { readonly usable: true; readonly project: Project; readonly medium: Medium }
   | { readonly usable: false };
 
-export interface FolderLimits {
-  readonly maxEntries: number;
-  readonly maxFileBytes: number;
-  readonly maxTotalBytes: number;
-}
-/** Decisions §4 defaults (configuration may change them). */
+/** The limits a folder itself can break (the ZIP's own, such as its ratio, are readZip's). */
+export type FolderLimits = Pick<ZipLimits, 'maxEntries' | 'maxFileBytes' | 'maxTotalBytes'>;
+/** Decisions §4 defaults, the same numbers readZip enforces (configuration may change them). */
 export const defaultFolderLimits: FolderLimits = {
-  maxEntries: 5000,
-  maxFileBytes: 50 * 1024 * 1024,
-  maxTotalBytes: 500 * 1024 * 1024,
+  maxEntries: defaultZipLimits.maxEntries,
+  maxFileBytes: defaultZipLimits.maxFileBytes,
+  maxTotalBytes: defaultZipLimits.maxTotalBytes,
 };
 
 /** The folder plus everything read from it once and shared between checks. */

@@ -6,3 +6,4 @@ export {
 } from './check-folder.js';
 export { defaultFolderLimits, type FolderLimits, type Project } from './context.js';
 export { viewportSize } from './canvas.js';
+export { checkZip, type CheckZipOptions } from './check-zip.js';

@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { validateAssetInput, type AssetInput } from '@galley/core';
+import { folderOf, png, svg, utf8 } from '../checks/fixtures.js';
+
+const codes = (input: AssetInput) => validateAssetInput(input).map((e) => [e.path, e.code]);
+const production = JSON.stringify({
+  format: 1,
+  title: 'Spring',
+  medium: { id: 'banner', version: 1 },
+  media_contract: { version: '1.0' },
+});
+
+describe('validateAssetInput (v2 422 rule)', () => {
+  it('accepts valid input of every kind, including an image of the wrong size', () => {
+    expect(
+      validateAssetInput({
+        kind: 'image',
+        files: folderOf({ 'image.png': png(5, 5) }),
+        medium: { id: 'banner', version: 1 },
+      }),
+    ).toEqual([]);
+    expect(
+      validateAssetInput({ kind: 'font', files: folderOf({ 'font.woff2': utf8('wOF2...') }) }),
+    ).toEqual([]);
+    expect(
+      validateAssetInput({
+        kind: 'production',
+        files: folderOf({ 'production.json': production, 'canvas/a.png': png(1, 1) }),
+      }),
+    ).toEqual([]);
+    expect(
+      validateAssetInput({
+        kind: 'data',
+        files: folderOf({
+          'p.json':
+            '{"$schema":"svc://schemas/palette/1","colors":[{"name":"a","value":"#ffffff"}]}',
+        }),
+      }),
+    ).toEqual([]);
+  });
+
+  it('gives path, code and message for each reason', () => {
+    const [error] = validateAssetInput({ kind: 'image', files: folderOf({ 'a.png': 'text' }) });
+    expect(error).toEqual({
+      path: 'a.png',
+      code: 'formats.mismatch',
+      message: 'The content of the file is not the format its extension says.',
+    });
+  });
+
+  it('refuses paths breaking the naming rules', () => {
+    expect(codes({ kind: 'image', files: folderOf({ '../a.png': png(1, 1) }) })).toEqual([
+      ['../a.png', 'names.traversal'],
+    ]);
+  });
+
+  it('refuses the wrong file types or count for the kind', () => {
+    expect(
+      codes({ kind: 'image', files: folderOf({ 'a.ico': new Uint8Array([0, 0, 1, 0]) }) }),
+    ).toEqual([['a.ico', 'formats.kind']]);
+    expect(
+      codes({ kind: 'image', files: folderOf({ 'a.png': png(1, 1), 'b.png': png(1, 1) }) }),
+    ).toEqual([['', 'formats.file_count']]);
+    expect(codes({ kind: 'font', files: folderOf({}) })).toEqual([['', 'formats.file_count']]);
+    expect(codes({ kind: 'font', files: folderOf({ 'f.woff': utf8('wOF2...') }) })).toEqual([
+      ['f.woff', 'formats.mismatch'],
+    ]);
+    expect(codes({ kind: 'data', files: folderOf({ 'a.csv': 'a,b' }) })).toEqual([
+      ['a.csv', 'formats.kind'],
+    ]);
+  });
+
+  it('refuses a production without production.json or with files outside canvas/ and references/', () => {
+    expect(codes({ kind: 'production', files: folderOf({ 'canvas/a.png': png(1, 1) }) })).toEqual([
+      ['production.json', 'formats.file_count'],
+    ]);
+    expect(
+      codes({
+        kind: 'production',
+        files: folderOf({ 'production.json': production, 'notes/a.png': png(1, 1) }),
+      }),
+    ).toEqual([['notes/a.png', 'names.layout']]);
+    expect(
+      codes({
+        kind: 'production',
+        files: folderOf({ 'production.json': production, 'canvas/a.js': 'x' }),
+      }),
+    ).toEqual([['canvas/a.js', 'formats.kind']]);
+  });
+
+  it('refuses JSON failing its schema, naming an unknown schema, or naming none in data', () => {
+    expect(
+      codes({
+        kind: 'data',
+        files: folderOf({ 'a.json': '{"colors":[]}' }),
+        schemas: { 'a.json': 'svc://schemas/palette/1' },
+      }),
+    ).toEqual([['a.json', 'schema.invalid']]);
+    expect(
+      codes({
+        kind: 'data',
+        files: folderOf({ 'a.json': '{}' }),
+        schemas: { 'a.json': 'svc://schemas/menu/1' },
+      }),
+    ).toEqual([['a.json', 'schema.unknown']]);
+    expect(codes({ kind: 'data', files: folderOf({ 'a.json': '{}' }) })).toEqual([
+      ['a.json', 'schema.missing'],
+    ]);
+    expect(
+      codes({
+        kind: 'data',
+        files: folderOf({ 'a.json': '{' }),
+        schemas: { 'a.json': 'svc://schemas/palette/1' },
+      }),
+    ).toEqual([['a.json', 'formats.mismatch']]);
+  });
+
+  it('refuses an unknown medium, oversized images and active SVG', () => {
+    const unknown = JSON.stringify({
+      format: 1,
+      title: 'x',
+      medium: { id: 'blimp', version: 1 },
+      media_contract: { version: '1.0' },
+    });
+    expect(codes({ kind: 'production', files: folderOf({ 'production.json': unknown }) })).toEqual([
+      ['', 'canvas.medium_unknown'],
+    ]);
+    expect(codes({ kind: 'image', files: folderOf({ 'a.png': png(20_000, 20_000) }) })).toEqual([
+      ['a.png', 'formats.dimensions'],
+    ]);
+    expect(
+      codes({ kind: 'image', files: folderOf({ 'a.svg': svg(1, 1, '<rect onload="x()"/>') }) }),
+    ).toEqual([['a.svg', 'formats.svg_active']]);
+    expect(
+      codes({ kind: 'image', files: folderOf({ 'a.png': png(1, 1).subarray(0, 18) }) }),
+    ).toEqual([['a.png', 'formats.unreadable']]);
+  });
+});
