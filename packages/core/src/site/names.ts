@@ -91,6 +91,19 @@ function cleanFileName(name: string, page: boolean): string | undefined {
   return cleanExtension === undefined ? cleanBase : `${cleanBase}.${cleanExtension}`;
 }
 
+/** Latin letters that no Unicode decomposition takes to ASCII. */
+const transliterations: Readonly<Record<string, string>> = {
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  đ: 'd',
+  ð: 'd',
+  ł: 'l',
+  þ: 'th',
+  ı: 'i',
+};
+
 /** Accents dropped, lower-cased, every other run of characters one `-`. */
 export function cleanSegment(segment: string): string | undefined {
   if (validSegment.test(segment)) return segment;
@@ -98,6 +111,7 @@ export function cleanSegment(segment: string): string | undefined {
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
     .toLowerCase()
+    .replace(/[ßæœøđðłþı]/g, (letter) => transliterations[letter] ?? '-')
     .replace(/[^a-z0-9._-]+/g, '-')
     .replace(/-{2,}/g, '-')
     .replace(/^[-.]+|[-.]+$/g, '');

@@ -64,6 +64,13 @@ describe('site.renamed: files renamed to satisfy names, every reference rewritte
     });
   });
 
+  it('spells Latin letters without a decomposition in ASCII', () => {
+    const result = converted(
+      convertSite(folderOf({ 'index.html': page('Home'), 'Straße Ærø Łódź.html': page('S') })),
+    );
+    expect(result.site.pages.map((p) => p.file)).toContain('strasse-aero-lodz.html');
+  });
+
   it('numbers a file whose clean name is taken; the valid name keeps it', () => {
     const result = converted(
       convertSite(
