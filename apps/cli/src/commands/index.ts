@@ -1,0 +1,10 @@
+// Every `galley` command, one file each. A new command adds its file and one line below.
+import type { Command } from 'commander';
+import type { CliIo } from '../io.js';
+import { registerAccounts } from './accounts.js';
+import { registerServe } from './serve.js';
+import { registerTokens } from './tokens.js';
+
+export type RegisterCommand = (program: Command, io: CliIo) => void;
+
+export const commands: RegisterCommand[] = [registerServe, registerAccounts, registerTokens];

@@ -1,0 +1,65 @@
+import { InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
+import type { CliIo } from '../io.js';
+import { CliError } from '../io.js';
+import { accountByEmail, withStore } from '../store-options.js';
+
+function days(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 365) throw new InvalidArgumentError('1 to 365 days');
+  return n;
+}
+
+/** `galley tokens issue|list|revoke`: API tokens of one account, usable while the server runs. */
+export function registerTokens(program: Command, io: CliIo): void {
+  const tokens = program.command('tokens').description('manage API tokens');
+  const common = (cmd: Command) =>
+    cmd
+      .option('--data <dir>', 'data folder (default: GALLEY_DATA_DIR or ./galley-data)')
+      .requiredOption('--email <email>', "the account's e-mail address");
+
+  common(tokens.command('issue'))
+    .description('issue a token; prints only the token (shown this once)')
+    .option('--days <n>', 'validity in days', days, 90)
+    .action(async (opts: { data?: string; email: string; days: number }) => {
+      const { token } = await withStore(opts.data, io.env, async (store) => {
+        const account = await accountByEmail(store, opts.email);
+        return store.tokens.issue({ accountNumber: account.accountNumber, days: opts.days });
+      });
+      io.out(token);
+    });
+
+  common(tokens.command('list'))
+    .description("list the account's tokens as JSON (prefixes only, never the tokens)")
+    .action(async (opts: { data?: string; email: string }) => {
+      const list = await withStore(opts.data, io.env, async (store) => {
+        const account = await accountByEmail(store, opts.email);
+        return store.tokens.list(account.accountNumber);
+      });
+      io.out(
+        JSON.stringify(
+          list.map((t) => ({
+            id: t.id,
+            prefix: t.prefix,
+            created_at: t.createdAt,
+            expires_at: t.expiresAt,
+            last_used_at: t.lastUsedAt,
+            revoked_at: t.revokedAt,
+          })),
+        ),
+      );
+    });
+
+  common(tokens.command('revoke'))
+    .description('revoke a token by its id or its listed prefix')
+    .argument('<id-or-prefix>')
+    .action(async (idOrPrefix: string, opts: { data?: string; email: string }) => {
+      const revoked = await withStore(opts.data, io.env, async (store) => {
+        const account = await accountByEmail(store, opts.email);
+        return store.tokens.revoke({ accountNumber: account.accountNumber, idOrPrefix });
+      });
+      if (!revoked)
+        throw new CliError('unknown_token', `no active token ${idOrPrefix} for ${opts.email}`);
+      io.out(JSON.stringify({ revoked: idOrPrefix }));
+    });
+}
