@@ -43,6 +43,8 @@ export function authRouter({ store, config }: Deps): Router {
     const account = await store.accounts.verifyLogin(email, password);
     if (!account) throw problem(401, 'invalid_credentials', 'The e-mail or the password is wrong.');
     const ttl = config.sessionTtlSeconds;
+    // Sign-ins are rare: a good moment to drop sessions that ended, without a timer.
+    await store.sessions.purgeExpired();
     const session = await store.sessions.create({
       accountNumber: account.accountNumber,
       ttlSeconds: ttl,
