@@ -1,23 +1,73 @@
+// Bodies of the asset interface (/api/v2): asset-api-v2.md as settled by decisions §6 and §8.
+// The inspection shapes are the inspection module's own (one schema, re-exported here).
 import { z } from 'zod';
 import { MediumRef } from '../media/catalog.js';
-import { Sha256, Timestamp, Uuid } from './common.js';
+import { CheckOutcome } from '../report/violation.js';
+import { AssetKind, Inspection, InspectionSummary } from '../inspect/inspection.js';
+import { PageQuery, Sha256, Timestamp, Uuid } from './common.js';
 
-export const AssetKind = z.enum(['image', 'font', 'production', 'data']);
-export type AssetKind = z.infer<typeof AssetKind>;
+export {
+  AssetKind,
+  Inspection,
+  InspectionCheck,
+  InspectionSummary,
+  InspectionViolation,
+  JudgedMedium,
+} from '../inspect/inspection.js';
+
 export const AssetState = z.enum(['active', 'archived', 'deleted']);
 export type AssetState = z.infer<typeof AssetState>;
-export const Verdict = z.enum(['passed', 'failed', 'unchecked']);
+export const Verdict = CheckOutcome;
 
+/** Owner of an asset: `user:<account_number>`, or `system:svc` for the service's fonts. */
+export const Owner = z.string().regex(/^(user:\d+|system:svc)$/);
+/** Opaque asset identifiers (decisions §1). */
+export const AssetId = z.string().regex(/^ast_[a-z0-9_]{1,64}$/);
+
+/** The naming rules proper are the inspection's (`names.*`); this only bounds the value. */
 const FilePath = z.string().min(1).max(1024);
 export const SchemaUri = z.string().regex(/^svc:\/\/schemas\/[a-z0-9-]+\/[0-9][0-9.]*$/);
+const RequestKey = Uuid;
+const Title = z.string().trim().min(1).max(200);
+const RevisionNumber = z.number().int().min(1);
 
-/** A file specification in writes: exactly one of json (+schema), text or blob. */
-export const FileSpec = z.union([
-  z.strictObject({ path: FilePath, json: z.json(), schema: SchemaUri.optional() }),
-  z.strictObject({ path: FilePath, text: z.string() }),
-  z.strictObject({ path: FilePath, blob: Sha256 }),
-]);
-export type FileSpec = z.infer<typeof FileSpec>;
+/**
+ * A file specification in writes: exactly one of `json` (optionally with `schema`), `text` or
+ * `blob`. Checked as one object so a wrong mix gets a reason naming the fields, not "no match".
+ */
+export const FileSpec = z
+  .strictObject({
+    path: FilePath,
+    json: z.json().optional(),
+    schema: SchemaUri.optional(),
+    text: z.string().optional(),
+    blob: Sha256.optional(),
+  })
+  .superRefine((spec, ctx) => {
+    const shapes = (['json', 'text', 'blob'] as const).filter((key) => key in spec);
+    if (shapes.length !== 1)
+      ctx.addIssue({
+        code: 'custom',
+        message: `give exactly one of json, text or blob (got ${shapes.join(', ') || 'none'})`,
+      });
+    if ('schema' in spec && !('json' in spec))
+      ctx.addIssue({ code: 'custom', path: ['schema'], message: 'schema goes with json only' });
+  })
+  .transform((spec): FileSpecShape => {
+    if ('text' in spec) return { path: spec.path, text: spec.text ?? '' };
+    if ('blob' in spec) return { path: spec.path, blob: spec.blob ?? '' };
+    return {
+      path: spec.path,
+      json: spec.json ?? null,
+      ...(spec.schema !== undefined ? { schema: spec.schema } : {}),
+    };
+  });
+type Json = z.output<ReturnType<typeof z.json>>;
+export type FileSpecShape =
+  | { path: string; json: Json; schema?: string }
+  | { path: string; text: string }
+  | { path: string; blob: string };
+export type FileSpec = z.output<typeof FileSpec>;
 
 export const AssetFile = z.object({
   path: z.string(),
@@ -25,39 +75,7 @@ export const AssetFile = z.object({
   size: z.number().int(),
   sha256: Sha256,
 });
-
-export const JudgedMedium = z.object({
-  id: z.string(),
-  version: z.number().int(),
-  label: z.string(),
-  type: z.string(),
-  basis: z.enum(['declared', 'canvas']),
-});
-export const AssetViolation = z.object({
-  code: z.string(),
-  path: z.string().nullable(),
-  message: z.string(),
-  expected: z.unknown(),
-  actual: z.unknown(),
-});
-export const InspectionCheck = z.object({
-  standard: z.string(),
-  contract: z.string(),
-  version: z.string(),
-  target: z.string().nullable(),
-  verdict: Verdict,
-  violations: z.array(AssetViolation),
-  details: z.record(z.string(), z.unknown()),
-});
-export const Inspection = z.object({
-  verdict: Verdict,
-  media: z.array(JudgedMedium),
-  checks: z.array(InspectionCheck),
-  contracts: z.record(z.string(), z.string()),
-  inspected_at: Timestamp,
-});
-export type Inspection = z.infer<typeof Inspection>;
-export const InspectionSummary = Inspection.pick({ verdict: true, media: true });
+export type AssetFile = z.infer<typeof AssetFile>;
 
 export const Revision = z.object({
   number: z.number().int(),
@@ -65,8 +83,11 @@ export const Revision = z.object({
   files: z.array(AssetFile),
   inspection: Inspection,
   created_at: Timestamp,
+  /** True once the revision's content was erased: its files then answer 410. */
   erased: z.boolean(),
 });
+export type Revision = z.infer<typeof Revision>;
+
 export const Asset = z.object({
   id: z.string(),
   kind: AssetKind,
@@ -77,8 +98,15 @@ export const Asset = z.object({
   updated_at: Timestamp,
   revision: Revision,
 });
+export type Asset = z.infer<typeof Asset>;
+/** Every single-asset answer (decisions §8). */
 export const AssetEnvelope = z.object({ asset: Asset });
 
+const RevisionSummary = z.object({
+  number: z.number().int(),
+  ref: z.string(),
+  inspection: InspectionSummary,
+});
 export const AssetListItem = Asset.pick({
   id: true,
   kind: true,
@@ -86,23 +114,19 @@ export const AssetListItem = Asset.pick({
   state: true,
   owner: true,
   updated_at: true,
-}).extend({
-  revision: z.object({ number: z.number().int(), ref: z.string(), inspection: InspectionSummary }),
-});
+}).extend({ revision: RevisionSummary });
+export type AssetListItem = z.infer<typeof AssetListItem>;
 export const AssetList = z.object({
   assets: z.array(AssetListItem),
   next_page_url: z.string().nullable(),
 });
+export const RevisionListItem = RevisionSummary.extend({
+  created_at: Timestamp,
+  erased: z.boolean(),
+});
+export type RevisionListItem = z.infer<typeof RevisionListItem>;
 export const RevisionList = z.object({
-  revisions: z.array(
-    z.object({
-      number: z.number().int(),
-      ref: z.string(),
-      created_at: Timestamp,
-      erased: z.boolean(),
-      inspection: InspectionSummary,
-    }),
-  ),
+  revisions: z.array(RevisionListItem),
   next_page_url: z.string().nullable(),
 });
 
@@ -118,58 +142,75 @@ const KindList = z
   .pipe(z.array(AssetKind).min(1));
 
 export const AssetListQuery = z.strictObject({
-  q: z.string().optional(),
+  q: z.string().max(200).optional(),
   kind: KindList.optional(),
-  medium: z.string().optional(),
+  /** A medium id (`banner`), matched against the inspection's judged media. */
+  medium: z.string().max(64).optional(),
   state: AssetState.default('active'),
   verdict: Verdict.optional(),
   sort: z.enum(['updated', 'title']).default('updated'),
-  page: z.string().min(1).optional(),
+  page: z.string().min(1).max(512).optional(),
   per_page: z.coerce.number().int().min(1).max(200).default(50),
 });
+export const RevisionListQuery = PageQuery;
+const RevisionQueryValue = z.coerce.number().int().min(1);
+/** `GET /assets/{id}?revision=n`. */
+export const AssetQuery = z.strictObject({ revision: RevisionQueryValue.optional() });
+/** `GET /assets/{id}/files/{path}?revision=n&download=1`. */
+export const FileQuery = z.strictObject({
+  revision: RevisionQueryValue.optional(),
+  download: z.enum(['0', '1']).optional(),
+});
 
-const RequestKey = Uuid;
 export const MediaContract = z.strictObject({ version: z.literal('1.0') });
-export const CreateAsset = z.union([
+export const CreateAsset = z.discriminatedUnion('kind', [
   z.strictObject({
     request_key: RequestKey,
     kind: z.literal('production'),
-    title: z.string().trim().min(1).max(200),
+    title: Title,
     medium: MediumRef.strict(),
     media_contract: MediaContract,
+    /** More files under canvas/ and references/; production.json is made from the fields. */
     files: z.array(FileSpec).max(5000).default([]),
   }),
   z.strictObject({
     request_key: RequestKey,
     kind: z.enum(['image', 'font', 'data']),
-    title: z.string().trim().min(1).max(200),
+    title: Title,
     files: z.array(FileSpec).min(1).max(5000),
   }),
 ]);
 export type CreateAsset = z.infer<typeof CreateAsset>;
-export const PatchAsset = z.strictObject({
+/** Multipart `POST /assets` (single-file kinds): the text fields beside the `file` part. */
+export const UploadAssetFields = z.strictObject({
   request_key: RequestKey,
-  title: z.string().trim().min(1).max(200),
+  kind: z.enum(['image', 'font']),
+  title: Title,
 });
+export const PatchAsset = z.strictObject({ request_key: RequestKey, title: Title });
 export const NewRevision = z.strictObject({
   request_key: RequestKey,
-  base_revision: z.number().int().min(1),
+  base_revision: RevisionNumber,
   put: z.array(FileSpec).max(5000).default([]),
   remove: z.array(FilePath).max(5000).default([]),
 });
 export const DuplicateAsset = z.strictObject({
   request_key: RequestKey,
-  title: z.string().trim().min(1).max(200),
-  revision: z.number().int().min(1).optional(),
+  title: Title,
+  revision: RevisionNumber.optional(),
 });
 export const CopyAsset = z.strictObject({
   request_key: RequestKey,
-  base_revision: z.number().int().min(1),
+  base_revision: RevisionNumber,
   source: z.strictObject({
-    asset: z.string().min(1),
-    revision: z.number().int().min(1).optional(),
+    asset: z.string().min(1).max(100),
+    revision: RevisionNumber.optional(),
   }),
-  to: z.string().regex(/^references\/([a-z0-9_-][a-z0-9._-]*\/)*$/, 'a folder under references/ ending in /'),
+  /** A folder under `references/` ending in `/`; the source's files keep their paths below it. */
+  to: z
+    .string()
+    .max(200)
+    .regex(/^references\/([a-z0-9_-][a-z0-9._-]*\/)*$/, 'a folder under references/ ending in /'),
 });
 export const PutState = z.strictObject({ request_key: RequestKey, state: AssetState });
 export const DeleteAsset = z.strictObject({ request_key: RequestKey });
