@@ -40,25 +40,36 @@ function localSizes(
   return { compressed, uncompressed };
 }
 
+/** Where the entry lies (when its local header can be found), and what is wrong with it. */
+export interface Located {
+  readonly extent: EntryExtent | undefined;
+  readonly problem: Violation | undefined;
+}
+
 /**
  * Reads the local header of a record and checks that it tells the same story as the central
  * directory (name, method, encryption, and CRC and sizes unless a data descriptor follows):
  * tools that read local headers would otherwise see a different archive than we check.
  */
-export function locateEntry(bytes: Uint8Array, record: CentralRecord): EntryExtent | Violation {
+export function locateEntry(bytes: Uint8Array, record: CentralRecord): Located {
   const at = record.localOffset;
   const path = record.shownName;
+  const unlocated = (problem: Violation): Located => ({ extent: undefined, problem });
   if (at + localHeaderBytes > bytes.length) {
-    return violation('archive.truncated', {
-      path,
-      message: 'The local header lies beyond the end of the file.',
-    });
+    return unlocated(
+      violation('archive.truncated', {
+        path,
+        message: 'The local header lies beyond the end of the file.',
+      }),
+    );
   }
   if (u32(bytes, at) !== signatures.local) {
-    return violation('archive.corrupt', {
-      path,
-      message: 'There is no local header where the central directory points.',
-    });
+    return unlocated(
+      violation('archive.corrupt', {
+        path,
+        message: 'There is no local header where the central directory points.',
+      }),
+    );
   }
   const nameLength = u16(bytes, at + 26);
   const extraLength = u16(bytes, at + 28);
@@ -66,11 +77,27 @@ export function locateEntry(bytes: Uint8Array, record: CentralRecord): EntryExte
   const dataStart = nameStart + nameLength + extraLength;
   const dataEnd = dataStart + record.compressedSize;
   if (dataEnd > bytes.length) {
-    return violation('archive.truncated', {
-      path,
-      message: 'The entry data runs past the end of the file.',
-    });
+    return unlocated(
+      violation('archive.truncated', {
+        path,
+        message: 'The entry data runs past the end of the file.',
+      }),
+    );
   }
+  const extent = { headerStart: at, dataStart, dataEnd };
+  const problem = compareHeaders(bytes, record, nameStart, nameLength, dataStart);
+  return { extent, problem };
+}
+
+function compareHeaders(
+  bytes: Uint8Array,
+  record: CentralRecord,
+  nameStart: number,
+  nameLength: number,
+  dataStart: number,
+): Violation | undefined {
+  const at = record.localOffset;
+  const path = record.shownName;
   const flags = u16(bytes, at + 6);
   const disagrees = (what: string, expected?: unknown, actual?: unknown): Violation =>
     violation('archive.header_mismatch', {
@@ -97,5 +124,5 @@ export function locateEntry(bytes: Uint8Array, record: CentralRecord): EntryExte
       return disagrees('uncompressed size', record.uncompressedSize, sizes.uncompressed);
     }
   }
-  return { headerStart: at, dataStart, dataEnd };
+  return undefined;
 }

@@ -43,7 +43,8 @@ function extract(bytes: Uint8Array, candidate: Candidate): Extracted {
   const raw = bytes.subarray(extent!.dataStart, extent!.dataEnd);
   let data: Uint8Array;
   if (record.method === methods.stored) {
-    data = raw.slice();
+    // A copy, in a plain Uint8Array: `slice` on a Node Buffer would share the archive's memory.
+    data = new Uint8Array(raw);
   } else {
     const inflated = inflateExactly(raw, record.uncompressedSize);
     if (!inflated.ok) {

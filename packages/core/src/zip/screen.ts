@@ -30,8 +30,7 @@ export function acceptedFiles(candidates: readonly Candidate[]): Candidate[] {
 
 /** Everything that can be judged from one record and its local header, in order of gravity. */
 export function screenRecord(bytes: Uint8Array, record: CentralRecord): Candidate {
-  const located = locateEntry(bytes, record);
-  const extent = 'code' in located ? undefined : located;
+  const { extent, problem } = locateEntry(bytes, record);
   const candidate: Candidate = { record, kind: entryKind(record), extent, refusal: undefined };
   const path = record.shownName;
   if (record.name === undefined) refuse(candidate, violation('names.encoding', { path }));
@@ -64,7 +63,7 @@ export function screenRecord(bytes: Uint8Array, record: CentralRecord): Candidat
       );
     }
   }
-  if ('code' in located) refuse(candidate, located);
+  if (problem !== undefined) refuse(candidate, problem);
   return candidate;
 }
 
