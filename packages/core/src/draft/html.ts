@@ -47,22 +47,25 @@ export type ContentModel =
 
 /** The content model of `parent`'s children, looking up no further than `root`. */
 export function contentModel(parent: Element, root: ParentNode): ContentModel {
+  const namespace = namespaceOf(parent, root);
+  if (namespace !== 'html') {
+    return htmlIntegrationPoints.has(parent.name) ? { kind: 'html' } : { kind: namespace };
+  }
   const name = parent.name;
-  if (rawTextElements.has(name) || escapableTextElements.has(name)) {
-    if (!inForeignContent(parent, root)) return { kind: 'text', element: name };
-  }
-  for (let node: ParentNode | null = parent; node && node !== root; node = node.parent) {
-    if (!isTag(node)) break;
-    if (htmlIntegrationPoints.has(node.name)) return { kind: 'html' };
-    if (node.name === 'svg' || node.name === 'math') return { kind: node.name };
-  }
+  if (rawTextElements.has(name) || escapableTextElements.has(name))
+    return { kind: 'text', element: name };
   return voidElements.has(name) ? { kind: 'none' } : { kind: 'html' };
 }
 
-function inForeignContent(element: Element, root: ParentNode): boolean {
-  for (let node = element.parent; node && node !== root && isTag(node); node = node.parent) {
-    if (htmlIntegrationPoints.has(node.name)) return false;
-    if (node.name === 'svg' || node.name === 'math') return true;
+/** The namespace an element lives in: SVG and MathML reach down to their HTML integration points. */
+function namespaceOf(element: Element, root: ParentNode): 'html' | 'svg' | 'math' {
+  for (
+    let node: ParentNode | null = element;
+    node && node !== root && isTag(node);
+    node = node.parent
+  ) {
+    if (node.name === 'svg' || node.name === 'math') return node.name;
+    if (node !== element && htmlIntegrationPoints.has(node.name)) return 'html';
   }
-  return false;
+  return 'html';
 }
