@@ -18,13 +18,16 @@ export interface OfficeCredentials {
 export async function bootstrapOffice(store: Store): Promise<OfficeCredentials | null> {
   if ((await store.accounts.count()) > 0) return null;
   const password = generatePassword();
-  const created = await store.accounts.create({
-    email: OFFICE_EMAIL,
-    name: 'Service office',
-    password,
+  // One transaction: a crash never leaves an office account whose token was not shown.
+  return store.transaction(async (tx) => {
+    const created = await tx.accounts.create({
+      email: OFFICE_EMAIL,
+      name: 'Service office',
+      password,
+    });
+    if (!created.ok) return null;
+    const { accountNumber, email } = created.account;
+    const { token } = await tx.tokens.issue({ accountNumber });
+    return { accountNumber, email, password, token };
   });
-  if (!created.ok) return null;
-  const { accountNumber, email } = created.account;
-  const { token } = await store.tokens.issue({ accountNumber });
-  return { accountNumber, email, password, token };
 }

@@ -34,7 +34,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const config = options.baseUrlFromListen
     ? { ...options.config, port, baseUrl: url, assetBaseUrl: url }
     : { ...options.config, port };
-  const galley = createApp({ ...options, config });
+  let galley: GalleyApp;
+  try {
+    galley = createApp({ ...options, config });
+  } catch (error) {
+    server.close();
+    throw error;
+  }
   server.on('request', galley.app);
   let closing: Promise<void> | undefined;
   return {

@@ -19,6 +19,12 @@ export type StoreOptions =
 /** A scope with every domain's repository: the Store itself, or an open transaction. */
 export type StoreScope = Omit<RepoScope, 'transaction'> &
   Repositories & {
+    /**
+     * Runs `fn` in one transaction, committed when it resolves and rolled back when it throws.
+     * Inside `fn`, use only `tx` (its repositories and `tx.db`): on SQLite the one connection
+     * belongs to the transaction, so a query through the outer store waits forever. Keep slow
+     * I/O (byte uploads) outside: on SQLite every other query waits for the transaction.
+     */
     transaction<T>(fn: (tx: StoreScope) => Promise<T>): Promise<T>;
   };
 

@@ -27,10 +27,17 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
+/**
+ * Starts a server on a new SQLite store in a temporary folder, or on `opened` (for example a
+ * `describeStores` target's store, to run HTTP tests on PostgreSQL too; it is not closed here).
+ */
+export async function startTestServer(
+  overrides: Partial<ServerConfig> = {},
+  opened?: { store: Store; clock: TestClock },
+): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'galley-server-'));
-  const clock = new TestClock();
-  const store = await openStore({ kind: 'sqlite', dataDir, clock });
+  const clock = opened?.clock ?? new TestClock();
+  const store = opened?.store ?? (await openStore({ kind: 'sqlite', dataDir, clock }));
   const config = loadConfig({}, { dataDir, logLevel: 'silent', ...overrides });
   const server = await startServer({
     store,
@@ -59,7 +66,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}): Pr
     addAccount,
     close: async () => {
       await server.close();
-      await store.close();
+      if (!opened) await store.close();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

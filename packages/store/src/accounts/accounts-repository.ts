@@ -73,7 +73,8 @@ export class AccountsRepository {
         return { ok: true, account };
       } catch (error) {
         if (isUniqueViolation(error, 'email')) return { ok: false, code: 'email_taken' };
-        if (attempt < 5 && isUniqueViolation(error)) continue;
+        // Inside a caller's transaction a PostgreSQL error has aborted it: the caller retries.
+        if (attempt < 5 && isUniqueViolation(error) && !this.#scope.db.isTransaction) continue;
         throw error;
       }
     }
