@@ -217,7 +217,7 @@ describe('archive defects', () => {
 
   it('refuses a CRC mismatch found while unpacking', () => {
     const stored = craftZip([file]);
-    stored[30 + 5] ^= 0xff; // first data byte
+    stored[30 + 5] = stored[30 + 5]! ^ 0xff; // first data byte
     expect(codes(readZip(stored))).toEqual(['archive.crc_mismatch a.txt']);
     const lied = { ...file, method: 8, central: { crc: 1234 }, local: { crc: 1234 } };
     const r = readZip(craftZip([lied]));
