@@ -1,5 +1,7 @@
 // The one Kysely database type, composed from each domain's tables.
 // A new domain adds its `src/<domain>/tables.ts` and one `& XTables` below.
 import type { AccountsTables } from './accounts/tables.js';
+import type { ProjectsTables } from './projects/tables.js';
+import type { AssetsTables } from './assets/tables.js';
 
-export type Database = AccountsTables;
+export type Database = AccountsTables & ProjectsTables & AssetsTables;

@@ -3,6 +3,8 @@
 import { AccountsRepository } from './accounts/accounts-repository.js';
 import { SessionsRepository } from './accounts/sessions-repository.js';
 import { TokensRepository } from './accounts/tokens-repository.js';
+import { projectRepositories } from './projects/index.js';
+import { assetRepositories } from './assets/index.js';
 import type { RepoScope } from './scope.js';
 
 export function createRepositories(scope: RepoScope) {
@@ -10,6 +12,8 @@ export function createRepositories(scope: RepoScope) {
     accounts: new AccountsRepository(scope),
     tokens: new TokensRepository(scope),
     sessions: new SessionsRepository(scope),
+    ...projectRepositories(scope),
+    ...assetRepositories(scope),
   };
 }
 

@@ -1,7 +1,11 @@
 // Every migration, by name. Names sort in the order they run; a new domain adds one line.
 import type { Migration } from 'kysely';
 import * as accounts from './001_accounts.js';
+import * as projects from './002_projects.js';
+import * as assets from './003_assets.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': accounts,
+  '002_projects': projects,
+  '003_assets': assets,
 };

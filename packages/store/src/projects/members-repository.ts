@@ -1,0 +1,104 @@
+import type { RepoScope } from '../scope.js';
+import { isoTime } from '../time.js';
+import type { ProjectRole } from './projects-repository.js';
+
+export interface MemberRecord {
+  accountNumber: number;
+  name: string;
+  email: string;
+  role: ProjectRole;
+}
+
+export type MemberChange = { ok: true } | { ok: false; code: 'last_owner' | 'not_member' };
+
+/**
+ * Who may open a project, and with which role. The writers keep at least one owner; call them
+ * inside a transaction that holds the project row (`projects.lockRow`), so two owners demoting
+ * each other at once cannot both succeed.
+ */
+export class MembersRepository {
+  readonly #scope: RepoScope;
+
+  constructor(scope: RepoScope) {
+    this.#scope = scope;
+  }
+
+  /** Members in account-number order. */
+  async list(projectId: string): Promise<MemberRecord[]> {
+    const rows = await this.#scope.db
+      .selectFrom('project_members as m')
+      .innerJoin('accounts as a', 'a.account_number', 'm.account_number')
+      .select(['m.account_number', 'a.name', 'a.email', 'm.role'])
+      .where('m.project_id', '=', projectId)
+      .orderBy('m.account_number')
+      .execute();
+    return rows.map((row) => ({
+      accountNumber: row.account_number,
+      name: row.name,
+      email: row.email,
+      role: row.role as ProjectRole,
+    }));
+  }
+
+  async roleOf(projectId: string, accountNumber: number): Promise<ProjectRole | null> {
+    const row = await this.#scope.db
+      .selectFrom('project_members')
+      .select('role')
+      .where('project_id', '=', projectId)
+      .where('account_number', '=', accountNumber)
+      .executeTakeFirst();
+    return row ? (row.role as ProjectRole) : null;
+  }
+
+  /** Makes the account a member with `role`, or changes its role. */
+  async put(projectId: string, accountNumber: number, role: ProjectRole): Promise<MemberChange> {
+    const current = await this.roleOf(projectId, accountNumber);
+    if (current === role) return { ok: true };
+    if (current === 'owner' && (await this.#owners(projectId)) <= 1) {
+      return { ok: false, code: 'last_owner' };
+    }
+    if (current === null) {
+      await this.#scope.db
+        .insertInto('project_members')
+        .values({
+          project_id: projectId,
+          account_number: accountNumber,
+          role,
+          added_at: isoTime(this.#scope.clock.now()),
+        })
+        .execute();
+    } else {
+      await this.#scope.db
+        .updateTable('project_members')
+        .set({ role })
+        .where('project_id', '=', projectId)
+        .where('account_number', '=', accountNumber)
+        .execute();
+    }
+    return { ok: true };
+  }
+
+  async remove(projectId: string, accountNumber: number): Promise<MemberChange> {
+    const current = await this.roleOf(projectId, accountNumber);
+    if (current === null) return { ok: false, code: 'not_member' };
+    if (current === 'owner' && (await this.#owners(projectId)) <= 1) {
+      return { ok: false, code: 'last_owner' };
+    }
+    await this.#scope.db
+      .deleteFrom('project_members')
+      .where('project_id', '=', projectId)
+      .where('account_number', '=', accountNumber)
+      .execute();
+    return { ok: true };
+  }
+
+  async #owners(projectId: string): Promise<number> {
+    const { n } = await this.#scope.db
+      .selectFrom('project_members')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('project_id', '=', projectId)
+      .where('role', '=', 'owner')
+      .executeTakeFirstOrThrow();
+    return Number(n);
+  }
+}

@@ -1,0 +1,139 @@
+// Tables of the projects domain: projects, their members, revisions (each with its folder
+// manifest and its history entry), stable page ids, undo/redo steps, locks, open drafts with
+// their operation logs, save replays by commit id, and confirmations.
+// Times are IsoTime text (see ../time.ts); JSON columns are text; flags are 0/1 integers, so
+// every column means the same on SQLite and PostgreSQL.
+
+export interface ProjectsTable {
+  id: string;
+  /** The current revision's title, media and page count, copied here for listings. */
+  title: string;
+  media_id: string;
+  media_version: number;
+  page_count: number;
+  /** The current saved revision. */
+  revision: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProjectMembersTable {
+  project_id: string;
+  account_number: number;
+  role: string;
+  added_at: string;
+}
+
+/** One saved revision: its whole state and the history entry that made it. Never changed. */
+export interface ProjectRevisionsTable {
+  project_id: string;
+  revision: number;
+  kind: string;
+  page_id: string | null;
+  summary: string;
+  account_number: number;
+  by_name: string;
+  at: string;
+  commit_id: string | null;
+  title: string;
+  media_id: string;
+  media_version: number;
+  /** JSON: [{file, title, public_url}] in project.json order. */
+  pages: string;
+  /** JSON: {path: [sha256, size, last changed revision]} sorted by path. */
+  manifest: string;
+  /** SHA-256 of the paths and contents only: equal folders have equal digests. */
+  content_digest: string;
+}
+
+/** A page id stays with its (project, file) pair for the life of the project. */
+export interface ProjectPagesTable {
+  id: string;
+  project_id: string;
+  file: string;
+}
+
+/**
+ * The undo/redo stacks of the saved history: one row per undoable change, in order. Rows not
+ * undone form the undo stack (top: highest seq), undone rows the redo stack (top: lowest seq).
+ */
+export interface HistoryStepsTable {
+  project_id: string;
+  seq: number;
+  /** The revision whose state the change produced, and the one it started from. */
+  after_revision: number;
+  before_revision: number;
+  undone: number;
+}
+
+export interface ProjectLocksTable {
+  project_id: string;
+  account_number: number;
+  client: string;
+  kind: string;
+  label: string;
+  acquired_at: string;
+  expires_at: string;
+}
+
+export interface DraftsTable {
+  id: string;
+  page_id: string;
+  project_id: string;
+  account_number: number;
+  client: string;
+  base_revision: number;
+  base_sha256: string;
+  /** The newest draft token: the only one accepted. */
+  token: string;
+  /** How many of the logged operations are in effect (the rest are redoable). */
+  applied: number;
+  sequence: number;
+  /** Fingerprint and answer of the request that produced `token`, for an exact retry. */
+  last_fingerprint: string | null;
+  last_answer: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DraftOperationsTable {
+  draft_id: string;
+  seq: number;
+  operation: string;
+}
+
+/** The answer of a save, kept so the same commit id answers the same again. */
+export interface ProjectCommitsTable {
+  project_id: string;
+  commit_id: string;
+  answer: string;
+  created_at: string;
+}
+
+export interface ConfirmationsTable {
+  id: string;
+  project_id: string;
+  version: number;
+  revision: number;
+  /** SHA-256 and size of the stored ZIP bytes (in the byte store under that name). */
+  sha256: string;
+  size: number;
+  content_digest: string;
+  note: string | null;
+  account_number: number;
+  by_name: string;
+  confirmed_at: string;
+}
+
+export interface ProjectsTables {
+  projects: ProjectsTable;
+  project_members: ProjectMembersTable;
+  project_revisions: ProjectRevisionsTable;
+  project_pages: ProjectPagesTable;
+  history_steps: HistoryStepsTable;
+  project_locks: ProjectLocksTable;
+  drafts: DraftsTable;
+  draft_operations: DraftOperationsTable;
+  project_commits: ProjectCommitsTable;
+  confirmations: ConfirmationsTable;
+}
