@@ -38,13 +38,12 @@ export function imageCanvasViolation(
 function pageViewportViolation(context: FolderContext, path: string, canvas: Size) {
   const page = context.page(path);
   if (page === undefined) return undefined; // missing or unparsable: the pages check says so
-  const meta = page.elements.find(
-    (e) => e.name === 'meta' && e.attribs.name?.toLowerCase() === 'viewport',
-  );
-  if (meta === undefined) return violation('canvas.viewport_missing', { path });
-  const actual = viewportSize(meta.attribs.content ?? '');
+  const { viewport } = page;
+  if (viewport === undefined) return violation('canvas.viewport_missing', { path });
+  const actual = viewportSize(viewport.content);
   if (actual.width === canvas.width && actual.height === canvas.height) return undefined;
-  return violation('canvas.viewport', { path, ...page.placeOf(meta), expected: canvas, actual });
+  const place = page.placeOf(viewport.node);
+  return violation('canvas.viewport', { path, ...place, expected: { ...canvas }, actual });
 }
 
 /**

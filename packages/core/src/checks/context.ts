@@ -3,7 +3,7 @@ import type { CheckName, Violation } from '../report/violation.js';
 import { formatOfPath, type Medium } from '../media/catalog.js';
 import { readDimensions, imageFormats, type DimensionResult } from './rules/dimensions.js';
 import { decodeUtf8 } from './rules/text.js';
-import { parsePage, type ParsedPage } from './html/page.js';
+import { readPage, type PageFacts } from './html/page.js';
 import { defaultZipLimits, type ZipLimits } from '../zip/limits.js';
 
 /** project.json once it passed its schema (svc://schemas/project/1). */
@@ -61,12 +61,12 @@ function cached<T>(compute: (path: string) => T): (path: string) => T {
   };
 }
 
-/** Readers of a folder's files, each computed once (pages are parsed once for every check). */
+/** Readers of a folder's files, each computed once (a page is parsed once for every check). */
 export interface FileReaders {
   /** The file as UTF-8 text; undefined when absent or not UTF-8. */
   text(path: string): string | undefined;
-  /** The file parsed as HTML; undefined when absent or not UTF-8. */
-  page(path: string): ParsedPage | undefined;
+  /** What the checks need from an HTML file; undefined when absent or not UTF-8. */
+  page(path: string): PageFacts | undefined;
   /** The image's size (guarded); undefined when the file is absent or not an image format. */
   dimensions(path: string): DimensionResult | undefined;
 }
@@ -78,7 +78,7 @@ export function createFileReaders(folder: Folder): FileReaders {
   });
   const page = cached((path) => {
     const source = text(path);
-    return source === undefined ? undefined : parsePage(source);
+    return source === undefined ? undefined : readPage(source);
   });
   const dimensions = cached((path) => {
     const bytes = folder.get(path);

@@ -2,32 +2,18 @@ import type { Violation } from '../report/violation.js';
 import { violation } from '../report/codes.js';
 import { formatOfPath } from '../media/catalog.js';
 import type { FolderCheck, FolderContext } from './context.js';
-import type { ParsedPage } from './html/page.js';
-
-type Element = ParsedPage['elements'][number];
-
-/** An SVG's `<title>` is a tooltip, not the page's title. */
-function insideSvg(element: Element): boolean {
-  for (let node = element.parent; node !== null; node = node.parent)
-    if ('name' in node && node.name === 'svg') return true;
-  return false;
-}
+import type { PageFacts } from './html/page.js';
 
 /** Findings inside one page: a non-empty `<title>`, ids used once. */
-function pageContentViolations(path: string, page: ParsedPage): Violation[] {
+function pageContentViolations(path: string, page: PageFacts): Violation[] {
   const found: Violation[] = [];
-  const title = page.elements.find((e) => e.name === 'title' && !insideSvg(e));
-  if (title === undefined || page.textOf(title).trim() === '')
-    found.push(violation('pages.title_missing', { path, ...(title ? page.placeOf(title) : {}) }));
-  const firstById = new Map<string, Element>();
-  for (const element of page.elements) {
-    const id = element.attribs.id;
-    if (id === undefined || id === '') continue;
-    const first = firstById.get(id);
-    if (first === undefined) firstById.set(id, element);
-    else
-      found.push(violation('pages.duplicate_id', { path, ...page.placeOf(element), actual: id }));
-  }
+  const { title } = page;
+  if (title === undefined || title.empty)
+    found.push(
+      violation('pages.title_missing', { path, ...(title ? page.placeOf(title.node) : {}) }),
+    );
+  for (const { node, id } of page.duplicateIds)
+    found.push(violation('pages.duplicate_id', { path, ...page.placeOf(node), actual: id }));
   return found;
 }
 

@@ -1,5 +1,5 @@
-import { parseDocument } from 'htmlparser2';
-import { isTag, isText, type ChildNode, type Element } from 'domhandler';
+import { Parser } from 'htmlparser2';
+import { attributeReferences, styleSheetReferences, type PageReference } from './references.js';
 
 export interface Position {
   readonly line: number;
@@ -10,27 +10,16 @@ export interface Place extends Position {
   readonly element?: string;
 }
 
-/** An HTML page parsed once and shared by every check that reads it. */
-export interface ParsedPage {
-  readonly text: string;
-  /** Every element of the document in pre-order (document order). */
-  readonly elements: readonly Element[];
-  /** Text content of an element (its text descendants, joined). */
-  textOf(element: Element): string;
-  placeOf(element: Element): Place;
-  positionAt(offset: number): Position;
-}
-
-/** Elements in document order, without recursion (hostile pages nest deeply). */
-function preOrder(children: readonly ChildNode[]): Element[] {
-  const elements: Element[] = [];
-  const stack: ChildNode[] = [...children].reverse();
-  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    if (!isTag(node)) continue;
-    elements.push(node);
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
-  }
-  return elements;
+/** What the checks need from a page. Elements are named by their index in document order. */
+export interface PageFacts {
+  /** The page's `<title>` (not an inline SVG's); undefined when there is none. */
+  readonly title: { readonly node: number; readonly empty: boolean } | undefined;
+  /** Elements whose id an earlier element already has. */
+  readonly duplicateIds: readonly { readonly node: number; readonly id: string }[];
+  readonly references: readonly PageReference[];
+  readonly viewport: { readonly node: number; readonly content: string } | undefined;
+  /** The place of an element, or of a spot inside it (`offset` into the page's text). */
+  placeOf(node: number, offset?: number): Place;
 }
 
 /** Offset → 1-based line and column; the line table is built on first use. */
@@ -53,52 +42,90 @@ export function positionFinder(text: string): (offset: number) => Position {
   };
 }
 
-export function parsePage(text: string): ParsedPage {
-  const document = parseDocument(text, { withStartIndices: true });
-  const elements = preOrder(document.children);
-  // Built on first use: most pages have no finding, so most never need them.
-  const positionAt = positionFinder(text);
-  let references: Map<Element, string> | undefined;
+/** Text gathered inside an element whose content matters (`<title>`, `<style>`). */
+interface Capture {
+  readonly node: number;
+  readonly depth: number;
+  readonly parts: string[];
+  textStart: number;
+}
 
-  /** `#id` names the first element with that id; others inside <body> are `@n`, body `@0`. */
-  const elementReferences = (): Map<Element, string> => {
-    const map = new Map<Element, string>();
-    const body = elements.find((e) => e.name === 'body');
-    if (body) {
-      map.set(body, '@0');
-      preOrder(body.children).forEach((element, i) => map.set(element, `@${i + 1}`));
-    }
-    const seen = new Set<string>();
-    for (const element of elements) {
-      const id = element.attribs.id;
-      if (id === undefined || id === '' || seen.has(id)) continue;
-      seen.add(id);
-      map.set(element, `#${id}`);
-    }
-    return map;
-  };
+/**
+ * Reads a page in one streaming pass of htmlparser2, building no DOM: a folder has many pages,
+ * and the DOMs would cost more to build and collect than the checks need. Each open tag is one
+ * element of the DOM htmlparser2 would build, in document order, so element `n` here is element
+ * `n` of the editing outline (decisions §3: `@n` counts from `<body>`, `#id` is the first
+ * element with that id).
+ */
+export function readPage(text: string): PageFacts {
+  const starts: number[] = [];
+  const idOf = new Map<number, string>();
+  const firstWithId = new Map<string, number>();
+  const duplicateIds: { node: number; id: string }[] = [];
+  const references: PageReference[] = [];
+  const open: string[] = [];
+  let svgDepth = 0;
+  let body: { node: number; last: number } | undefined;
+  let title: PageFacts['title'];
+  let viewport: PageFacts['viewport'];
+  let capture: Capture | undefined;
 
-  return {
-    text,
-    elements,
-    textOf(element) {
-      const parts: string[] = [];
-      const stack: ChildNode[] = [...element.children].reverse();
-      for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-        if (isText(node)) parts.push(node.data);
-        else if (isTag(node))
-          for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  const parser = new Parser({
+    onopentag(name, attribs) {
+      const node = starts.length;
+      starts.push(parser.startIndex);
+      open.push(name);
+      if (name === 'svg') svgDepth++;
+      if (name === 'body' && body === undefined) body = { node, last: Infinity };
+      const id = attribs.id;
+      if (id !== undefined && id !== '') {
+        idOf.set(node, id);
+        if (firstWithId.has(id)) duplicateIds.push({ node, id });
+        else firstWithId.set(id, node);
       }
-      return parts.join('');
+      if (name === 'meta' && viewport === undefined && attribs.name?.toLowerCase() === 'viewport')
+        viewport = { node, content: attribs.content ?? '' };
+      const captures =
+        (name === 'title' && title === undefined && svgDepth === 0) || name === 'style';
+      if (captures && capture === undefined)
+        capture = { node, depth: open.length, parts: [], textStart: -1 };
+      attributeReferences(name, attribs, node, references);
     },
-    placeOf(element) {
-      references ??= elementReferences();
-      const ref = references.get(element);
-      return {
-        ...(ref === undefined ? {} : { element: ref }),
-        ...positionAt(element.startIndex ?? 0),
-      };
+    ontext(data) {
+      if (capture === undefined) return;
+      if (capture.textStart < 0) capture.textStart = parser.startIndex;
+      capture.parts.push(data);
     },
-    positionAt,
+    onclosetag(name) {
+      if (capture !== undefined && open.length === capture.depth) {
+        const content = capture.parts.join('');
+        if (name === 'style')
+          styleSheetReferences(content, capture.node, capture.textStart, references);
+        else title = { node: capture.node, empty: content.trim() === '' };
+        capture = undefined;
+      }
+      open.pop();
+      if (name === 'svg') svgDepth--;
+      if (name === 'body' && body !== undefined && body.last === Infinity)
+        body.last = starts.length - 1;
+    },
+  });
+  parser.end(text);
+
+  const positionAt = positionFinder(text);
+  return {
+    title,
+    duplicateIds,
+    references,
+    viewport,
+    placeOf(node, offset) {
+      const id = idOf.get(node);
+      let name: string | undefined;
+      if (id !== undefined && firstWithId.get(id) === node) name = `#${id}`;
+      else if (body !== undefined && node >= body.node && node <= body.last)
+        name = `@${node - body.node}`;
+      const position = positionAt(offset ?? starts[node] ?? 0);
+      return { ...(name === undefined ? {} : { element: name }), ...position };
+    },
   };
 }

@@ -1,35 +1,35 @@
-import type { Element } from 'domhandler';
 import { cssReferences } from './css.js';
-import type { ParsedPage } from './page.js';
 
 /** A URL written in a page, with whether the browser loads it (vs a link the reader follows). */
 export interface PageReference {
   readonly url: string;
   readonly loads: boolean;
-  readonly element: Element;
-  /** Offset in the page text: the element's start, or the url() inside a style sheet. */
-  readonly offset: number;
+  /** The element's index in document order. */
+  readonly node: number;
+  /** Inside a `<style>` sheet: the url()'s offset in the page's text. */
+  readonly offset?: number;
 }
 
 /** Attributes that make the browser fetch a resource, by element. */
-const loadingAttributes: Readonly<Record<string, readonly string[]>> = {
-  script: ['src'],
-  img: ['src', 'srcset'],
-  source: ['src', 'srcset'],
-  video: ['src', 'poster'],
-  audio: ['src'],
-  track: ['src'],
-  iframe: ['src'],
-  frame: ['src'],
-  embed: ['src'],
-  object: ['data'],
-  input: ['src'],
-  image: ['href', 'xlink:href'],
-  use: ['href', 'xlink:href'],
-  feimage: ['href', 'xlink:href'],
-};
+const loadingAttributes: ReadonlyMap<string, readonly string[]> = new Map([
+  ['script', ['src']],
+  ['img', ['src', 'srcset']],
+  ['source', ['src', 'srcset']],
+  ['video', ['src', 'poster']],
+  ['audio', ['src']],
+  ['track', ['src']],
+  ['iframe', ['src']],
+  ['frame', ['src']],
+  ['embed', ['src']],
+  ['object', ['data']],
+  ['input', ['src']],
+  ['image', ['href', 'xlink:href']],
+  ['use', ['href', 'xlink:href']],
+  ['feimage', ['href', 'xlink:href']],
+  ['feImage', ['href', 'xlink:href']],
+]);
 /** `<link rel>` values that fetch their `href`; other rels (canonical, alternate…) only point. */
-const loadingRels = new Set([
+export const loadingRels: ReadonlySet<string> = new Set([
   'stylesheet',
   'icon',
   'apple-touch-icon',
@@ -44,65 +44,74 @@ const loadingRels = new Set([
   'prerender',
 ]);
 
+const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 12 || c === 13;
+const comma = 44;
+
 /** The URLs of a `srcset`, parsed as the HTML standard does (URL, then descriptors to a comma). */
 export function srcsetUrls(srcset: string): string[] {
   const urls: string[] = [];
+  const end = srcset.length;
   let at = 0;
-  while (at < srcset.length) {
-    while (at < srcset.length && /[\s,]/.test(srcset[at]!)) at++;
+  while (at < end) {
+    while (at < end && (isSpace(srcset.charCodeAt(at)) || srcset.charCodeAt(at) === comma)) at++;
     const start = at;
-    while (at < srcset.length && !/\s/.test(srcset[at]!)) at++;
+    while (at < end && !isSpace(srcset.charCodeAt(at))) at++;
+    if (at === start) break;
     const url = srcset.slice(start, at);
-    if (url === '') break;
     if (url.endsWith(',')) {
       urls.push(url.replace(/,+$/, ''));
       continue;
     }
     urls.push(url);
     let depth = 0; // descriptors end at a comma outside parentheses
-    for (; at < srcset.length; at++) {
-      const char = srcset[at];
-      if (char === '(') depth++;
-      else if (char === ')') depth = Math.max(0, depth - 1);
-      else if (char === ',' && depth === 0) break;
+    for (; at < end; at++) {
+      const c = srcset.charCodeAt(at);
+      if (c === 40) depth++;
+      else if (c === 41) depth = Math.max(0, depth - 1);
+      else if (c === comma && depth === 0) break;
     }
   }
   return urls;
 }
 
-function attributeUrls(attribute: string, value: string): string[] {
-  return attribute === 'srcset' ? srcsetUrls(value) : [value];
+function linkLoads(rel: string | undefined): boolean {
+  if (rel === undefined) return false;
+  for (const value of rel.toLowerCase().split(/\s+/)) if (loadingRels.has(value)) return true;
+  return false;
 }
 
-/** Every reference of a page: attributes, `<style>` elements and `style` attributes. */
-export function pageReferences(page: ParsedPage): PageReference[] {
-  const found: PageReference[] = [];
-  for (const element of page.elements) {
-    const at = element.startIndex ?? 0;
-    const { attribs } = element;
-    const add = (url: string, loads: boolean, offset = at) =>
-      found.push({ url, loads, element, offset });
-
-    for (const attribute of loadingAttributes[element.name] ?? [])
-      if (attribs[attribute] !== undefined)
-        for (const url of attributeUrls(attribute, attribs[attribute])) add(url, true);
-
-    if (element.name === 'link' && attribs.href !== undefined) {
-      const rels = (attribs.rel ?? '').toLowerCase().split(/\s+/);
-      add(
-        attribs.href,
-        rels.some((rel) => loadingRels.has(rel)),
-      );
+/** The references in one element's attributes (its `style` attribute included), added to `out`. */
+export function attributeReferences(
+  name: string,
+  attribs: Readonly<Record<string, string>>,
+  node: number,
+  out: PageReference[],
+): void {
+  const attributes = loadingAttributes.get(name);
+  if (attributes !== undefined)
+    for (const attribute of attributes) {
+      const value = attribs[attribute];
+      if (value === undefined) continue;
+      if (attribute !== 'srcset') out.push({ url: value, loads: true, node });
+      else for (const url of srcsetUrls(value)) out.push({ url, loads: true, node });
     }
-    if ((element.name === 'a' || element.name === 'area') && attribs.href !== undefined)
-      add(attribs.href, false);
-    if (attribs.style !== undefined)
-      for (const ref of cssReferences(attribs.style)) add(ref.url, true);
-    if (element.name === 'style') {
-      const first = element.children[0];
-      const start = first?.startIndex ?? at;
-      for (const ref of cssReferences(page.textOf(element))) add(ref.url, true, start + ref.offset);
-    }
+  const href = attribs.href;
+  if (href !== undefined) {
+    if (name === 'link') out.push({ url: href, loads: linkLoads(attribs.rel), node });
+    else if (name === 'a' || name === 'area') out.push({ url: href, loads: false, node });
   }
-  return found;
+  const style = attribs.style;
+  if (style !== undefined)
+    for (const ref of cssReferences(style)) out.push({ url: ref.url, loads: true, node });
+}
+
+/** The references of a `<style>` element's sheet, which starts at `start` in the page. */
+export function styleSheetReferences(
+  css: string,
+  node: number,
+  start: number,
+  out: PageReference[],
+): void {
+  for (const ref of cssReferences(css))
+    out.push({ url: ref.url, loads: true, node, offset: start + ref.offset });
 }
