@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CheckReport } from '../report/violation.js';
 import { MediumRef } from '../media/catalog.js';
+import { OperationRequest, OperationResult, OutlineEntry } from '../draft/schema.js';
 import { Sha256, Timestamp, Uuid } from './common.js';
 
 export const Role = z.enum(['owner', 'editor', 'viewer']);
@@ -76,18 +77,45 @@ export const LockAnswer = z.object({ lock: Lock });
 /** The `lock` of a 423 answer: who holds it and until when. */
 export const HeldLock = Lock.pick({ kind: true, label: true, holder: true, expires_at: true });
 
+const PageRef = z.object({ id: z.string(), file: z.string() });
+
 export const SaveRequest = z.strictObject({ draft_token: z.string().min(1), commit_id: Uuid });
 export const Saved = z.object({
-  page: z.object({ id: z.string(), file: z.string() }),
+  page: PageRef,
   revision: z.number().int(),
   saved_at: Timestamp,
 });
+
+/** POST /pages/{page}/operations (the draft engine's schema, re-exported here with the others). */
+export { OperationRequest };
+
+/** GET /pages/{page}/draft: the open draft (opened if needed) with its newest token. */
+export const DraftAnswer = z.object({
+  page: PageRef,
+  draft_token: z.string(),
+  base_revision: z.number().int(),
+  html: z.string(),
+  outline: z.array(OutlineEntry),
+  can_undo: z.boolean(),
+  can_redo: z.boolean(),
+});
+export type DraftAnswer = z.infer<typeof DraftAnswer>;
+
+/** The answer of an operation, a draft undo and a draft redo (`outline` when asked for). */
+export const OperationAnswer = z.object({
+  draft_token: z.string(),
+  result: OperationResult,
+  can_undo: z.boolean(),
+  can_redo: z.boolean(),
+  outline: z.array(OutlineEntry).optional(),
+});
+export type OperationAnswer = z.infer<typeof OperationAnswer>;
 
 export const HistoryKind = z.enum(['create', 'save', 'title', 'folder', 'undo', 'redo']);
 export const HistoryEntry = z.object({
   revision: z.number().int(),
   kind: HistoryKind,
-  page: z.object({ id: z.string(), file: z.string() }).optional(),
+  page: PageRef.optional(),
   summary: z.string(),
   by: z.object({ name: z.string() }),
   at: Timestamp,
