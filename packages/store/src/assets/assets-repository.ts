@@ -1,0 +1,438 @@
+import { sql } from 'kysely';
+import type { Inspection, JudgedMedium } from '@galley/core';
+import type { RepoScope } from '../scope.js';
+import { isoTime } from '../time.js';
+import type { AssetFilesTable, AssetsTable } from './tables.js';
+
+export type AssetState = 'active' | 'archived' | 'deleted';
+
+export interface AssetRecord {
+  id: string;
+  owner: string;
+  kind: string;
+  title: string;
+  state: AssetState;
+  stateChangedAt: string;
+  createdAt: string;
+  updatedAt: string;
+  currentRevision: number;
+  verdict: Inspection['verdict'];
+  media: JudgedMedium[];
+}
+
+export interface RevisionRecord {
+  assetId: string;
+  number: number;
+  createdAt: string;
+  inspection: Inspection;
+  erasedAt: string | null;
+  eraseReason: string | null;
+}
+
+export interface FileRecord {
+  path: string;
+  sha256: string;
+  mediaType: string;
+  size: number;
+  /** The schema URI a JSON file was written with. */
+  schemaUri: string | null;
+}
+
+export interface AssetListFilter {
+  /** Owners whose assets are listed (the caller's, and `system:svc`). */
+  owners: string[];
+  state: AssetState;
+  kinds?: string[];
+  /** Case-insensitive partial match on the title. */
+  q?: string;
+  /** A medium id among the judged media. */
+  mediumId?: string;
+  verdict?: string;
+  sort: 'updated' | 'title';
+  /** Continue after this item of the previous page (its sort key and id). */
+  after?: { key: string; id: string };
+  limit: number;
+}
+
+export interface NewAsset {
+  id: string;
+  owner: string;
+  kind: string;
+  title: string;
+  files: FileRecord[];
+  inspection: Inspection;
+}
+
+export type RevisionWrite = { ok: true } | { ok: false; code: 'conflict'; currentRevision: number };
+
+/** SQLite allows 32,766 bound values a statement; file rows have 8 each. */
+const ROWS_PER_INSERT = 500;
+const VALUES_PER_LIST = 1000;
+
+function toAsset(row: AssetsTable): AssetRecord {
+  return {
+    id: row.id,
+    owner: row.owner,
+    kind: row.kind,
+    title: row.title,
+    state: row.state as AssetState,
+    stateChangedAt: row.state_changed_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    currentRevision: row.current_revision,
+    verdict: row.verdict as Inspection['verdict'],
+    media: JSON.parse(row.media) as JudgedMedium[],
+  };
+}
+
+const toFile = (
+  row: Pick<AssetFilesTable, 'path' | 'sha256' | 'media_type' | 'size' | 'schema_uri'>,
+): FileRecord => ({
+  path: row.path,
+  sha256: row.sha256,
+  mediaType: row.media_type,
+  size: Number(row.size),
+  schemaUri: row.schema_uri,
+});
+
+/** `%`, `_` and the escape character itself match literally in a LIKE pattern. */
+export function likeContains(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** The columns a revision's verdict and media are summarized in (assets and revisions alike). */
+function summaryOf(inspection: Inspection) {
+  return {
+    verdict: inspection.verdict,
+    media: JSON.stringify(inspection.media),
+    media_ids: ` ${inspection.media.map((m) => m.id).join(' ')} `,
+  };
+}
+
+export class AssetsRepository {
+  readonly #scope: RepoScope;
+
+  constructor(scope: RepoScope) {
+    this.#scope = scope;
+  }
+
+  async find(id: string): Promise<AssetRecord | null> {
+    const row = await this.#scope.db
+      .selectFrom('assets')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? toAsset(row) : null;
+  }
+
+  /** Lists one page of assets in a stable order (the id breaks ties). */
+  async list(filter: AssetListFilter): Promise<AssetRecord[]> {
+    const byTitle = filter.sort === 'title';
+    const key = byTitle ? 'title_key' : 'updated_at';
+    let query = this.#scope.db
+      .selectFrom('assets')
+      .selectAll()
+      .where('owner', 'in', filter.owners)
+      .where('state', '=', filter.state);
+    if (filter.kinds?.length) query = query.where('kind', 'in', filter.kinds);
+    if (filter.verdict) query = query.where('verdict', '=', filter.verdict);
+    if (filter.q)
+      query = query.where(
+        sql<boolean>`title_key like ${likeContains(filter.q.toLowerCase())} escape '\\'`,
+      );
+    if (filter.mediumId)
+      query = query.where(
+        sql<boolean>`media_ids like ${likeContains(` ${filter.mediumId} `)} escape '\\'`,
+      );
+    const after = filter.after;
+    if (after) {
+      const beyond = byTitle ? '>' : '<';
+      query = query.where((eb) =>
+        eb.or([
+          eb(key, beyond, after.key),
+          eb.and([eb(key, '=', after.key), eb('id', beyond, after.id)]),
+        ]),
+      );
+    }
+    const direction = byTitle ? 'asc' : 'desc';
+    const rows = await query
+      .orderBy(key, direction)
+      .orderBy('id', direction)
+      .limit(filter.limit)
+      .execute();
+    return rows.map(toAsset);
+  }
+
+  async revision(assetId: string, number: number): Promise<RevisionRecord | null> {
+    const row = await this.#scope.db
+      .selectFrom('asset_revisions')
+      .select(['asset_id', 'number', 'created_at', 'inspection', 'erased_at', 'erase_reason'])
+      .where('asset_id', '=', assetId)
+      .where('number', '=', number)
+      .executeTakeFirst();
+    return row
+      ? {
+          assetId: row.asset_id,
+          number: row.number,
+          createdAt: row.created_at,
+          inspection: JSON.parse(row.inspection) as Inspection,
+          erasedAt: row.erased_at,
+          eraseReason: row.erase_reason,
+        }
+      : null;
+  }
+
+  /** Revisions newest first, below `before` when given; inspection reduced to verdict and media. */
+  async revisions(
+    assetId: string,
+    options: { before?: number; limit: number },
+  ): Promise<
+    Array<{
+      number: number;
+      createdAt: string;
+      erased: boolean;
+      verdict: Inspection['verdict'];
+      media: JudgedMedium[];
+    }>
+  > {
+    let query = this.#scope.db
+      .selectFrom('asset_revisions')
+      .select(['number', 'created_at', 'erased_at', 'verdict', 'media'])
+      .where('asset_id', '=', assetId);
+    if (options.before !== undefined) query = query.where('number', '<', options.before);
+    const rows = await query.orderBy('number', 'desc').limit(options.limit).execute();
+    return rows.map((row) => ({
+      number: row.number,
+      createdAt: row.created_at,
+      erased: row.erased_at !== null,
+      verdict: row.verdict as Inspection['verdict'],
+      media: JSON.parse(row.media) as JudgedMedium[],
+    }));
+  }
+
+  /** The files of a revision, by path. */
+  async files(assetId: string, number: number): Promise<FileRecord[]> {
+    const rows = await this.#scope.db
+      .selectFrom('asset_files')
+      .select(['path', 'sha256', 'media_type', 'size', 'schema_uri'])
+      .where('asset_id', '=', assetId)
+      .where('from_revision', '<=', number)
+      .where((eb) => eb.or([eb('to_revision', 'is', null), eb('to_revision', '>', number)]))
+      .orderBy('path')
+      .execute();
+    return rows.map(toFile);
+  }
+
+  async file(assetId: string, number: number, path: string): Promise<FileRecord | null> {
+    const row = await this.#scope.db
+      .selectFrom('asset_files')
+      .select(['path', 'sha256', 'media_type', 'size', 'schema_uri'])
+      .where('asset_id', '=', assetId)
+      .where('path', '=', path)
+      .where('from_revision', '<=', number)
+      .where((eb) => eb.or([eb('to_revision', 'is', null), eb('to_revision', '>', number)]))
+      .executeTakeFirst();
+    return row ? toFile(row) : null;
+  }
+
+  /** Creates an active asset with revision 1 (a unique violation when the id exists). */
+  async create(input: NewAsset): Promise<AssetRecord> {
+    return this.#scope.transaction(async ({ db, clock }) => {
+      const now = isoTime(clock.now());
+      const row: AssetsTable = {
+        id: input.id,
+        owner: input.owner,
+        kind: input.kind,
+        title: input.title,
+        title_key: input.title.toLowerCase(),
+        state: 'active',
+        state_changed_at: now,
+        created_at: now,
+        updated_at: now,
+        current_revision: 1,
+        ...summaryOf(input.inspection),
+      };
+      await db.insertInto('assets').values(row).execute();
+      await this.#insertRevision(db, input.id, 1, input.inspection, now);
+      await this.#insertFiles(db, input.id, 1, input.files);
+      return toAsset(row);
+    });
+  }
+
+  /**
+   * Adds revision `number` on top of `number - 1`: rows open only for the changed paths. The
+   * asset's revision moves by compare-and-set, so of two writers on one base exactly one wins.
+   */
+  async addRevision(input: {
+    assetId: string;
+    number: number;
+    put: FileRecord[];
+    remove: string[];
+    inspection: Inspection;
+  }): Promise<RevisionWrite> {
+    return this.#scope.transaction(async ({ db, clock }) => {
+      const now = isoTime(clock.now());
+      const moved = await db
+        .updateTable('assets')
+        .set({ current_revision: input.number, updated_at: now, ...summaryOf(input.inspection) })
+        .where('id', '=', input.assetId)
+        .where('current_revision', '=', input.number - 1)
+        .executeTakeFirst();
+      if (moved.numUpdatedRows === 0n) {
+        const current = await db
+          .selectFrom('assets')
+          .select('current_revision')
+          .where('id', '=', input.assetId)
+          .executeTakeFirst();
+        return { ok: false, code: 'conflict', currentRevision: current?.current_revision ?? 0 };
+      }
+      await this.#insertRevision(db, input.assetId, input.number, input.inspection, now);
+      const closed = [...input.remove, ...input.put.map((f) => f.path)];
+      for (const paths of chunks(closed, VALUES_PER_LIST)) {
+        await db
+          .updateTable('asset_files')
+          .set({ to_revision: input.number })
+          .where('asset_id', '=', input.assetId)
+          .where('to_revision', 'is', null)
+          .where('path', 'in', paths)
+          .execute();
+      }
+      await this.#insertFiles(db, input.assetId, input.number, input.put);
+      return { ok: true };
+    });
+  }
+
+  async rename(id: string, title: string): Promise<void> {
+    await this.#scope.db
+      .updateTable('assets')
+      .set({ title, title_key: title.toLowerCase(), updated_at: this.#now() })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Moves the asset to `to` if it is still in `from` (false otherwise). */
+  async setState(id: string, from: AssetState, to: AssetState): Promise<boolean> {
+    const now = this.#now();
+    const result = await this.#scope.db
+      .updateTable('assets')
+      .set({ state: to, state_changed_at: now, updated_at: now })
+      .where('id', '=', id)
+      .where('state', '=', from)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** Removes the asset and all its revisions; answers the contents it referenced. */
+  async delete(id: string): Promise<string[]> {
+    return this.#scope.transaction(async ({ db }) => {
+      const rows = await db
+        .selectFrom('asset_files')
+        .select('sha256')
+        .distinct()
+        .where('asset_id', '=', id)
+        .execute();
+      await db.deleteFrom('asset_files').where('asset_id', '=', id).execute();
+      await db.deleteFrom('asset_revisions').where('asset_id', '=', id).execute();
+      await db.deleteFrom('assets').where('id', '=', id).execute();
+      return rows.map((r) => r.sha256);
+    });
+  }
+
+  /** Marks a revision's content erased (first reason kept); answers the contents it referenced. */
+  async eraseRevision(assetId: string, number: number, reason: string | null): Promise<string[]> {
+    return this.#scope.transaction(async (tx) => {
+      await tx.db
+        .updateTable('asset_revisions')
+        .set({ erased_at: isoTime(tx.clock.now()), erase_reason: reason })
+        .where('asset_id', '=', assetId)
+        .where('number', '=', number)
+        .where('erased_at', 'is', null)
+        .execute();
+      const files = await new AssetsRepository(tx).files(assetId, number);
+      return [...new Set(files.map((f) => f.sha256))];
+    });
+  }
+
+  /** True when some revision whose content is not erased has a file with these bytes. */
+  async isReferenced(sha256: string): Promise<boolean> {
+    const row = await this.#scope.db
+      .selectFrom('asset_files as f')
+      .innerJoin('asset_revisions as r', 'r.asset_id', 'f.asset_id')
+      .select('f.asset_id')
+      .where('f.sha256', '=', sha256)
+      .where('r.erased_at', 'is', null)
+      .whereRef('r.number', '>=', 'f.from_revision')
+      .where((eb) =>
+        eb.or([eb('f.to_revision', 'is', null), eb('r.number', '<', eb.ref('f.to_revision'))]),
+      )
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Ids of trashed assets whose state last changed at or before `time`. */
+  async trashedBefore(time: string, limit = 100): Promise<string[]> {
+    const rows = await this.#scope.db
+      .selectFrom('assets')
+      .select('id')
+      .where('state', '=', 'deleted')
+      .where('state_changed_at', '<=', time)
+      .orderBy('state_changed_at')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  #now(): string {
+    return isoTime(this.#scope.clock.now());
+  }
+
+  async #insertRevision(
+    db: RepoScope['db'],
+    assetId: string,
+    number: number,
+    inspection: Inspection,
+    now: string,
+  ): Promise<void> {
+    const { verdict, media } = summaryOf(inspection);
+    await db
+      .insertInto('asset_revisions')
+      .values({
+        asset_id: assetId,
+        number,
+        created_at: now,
+        inspection: JSON.stringify(inspection),
+        verdict,
+        media,
+        erased_at: null,
+        erase_reason: null,
+      })
+      .execute();
+  }
+
+  async #insertFiles(db: RepoScope['db'], assetId: string, number: number, files: FileRecord[]) {
+    for (const part of chunks(files, ROWS_PER_INSERT)) {
+      await db
+        .insertInto('asset_files')
+        .values(
+          part.map((f) => ({
+            asset_id: assetId,
+            path: f.path,
+            from_revision: number,
+            to_revision: null,
+            sha256: f.sha256,
+            media_type: f.mediaType,
+            size: f.size,
+            schema_uri: f.schemaUri,
+          })),
+        )
+        .execute();
+    }
+  }
+}

@@ -1,0 +1,291 @@
+import { expect, it } from 'vitest';
+import type { Inspection } from '@galley/core';
+import type { Store } from '@galley/store';
+import { isoTime, newId } from '@galley/store';
+import { describeStores } from './stores.js';
+
+type FileRecord = Awaited<ReturnType<Store['assets']['files']>>[number];
+
+const inspection = (verdict: Inspection['verdict'], mediaIds: string[] = []): Inspection => ({
+  verdict,
+  media: mediaIds.map((id) => ({ id, version: 1, label: id, type: 'display', basis: 'canvas' })),
+  checks: [],
+  contracts: { 'media-contract': '1.0', 'svc-contract': '1.0' },
+  inspected_at: '2030-01-01T00:00:00.000+00:00',
+});
+
+const sha = (n: number) => n.toString(16).padStart(64, '0');
+const file = (path: string, n: number): FileRecord => ({
+  path,
+  sha256: sha(n),
+  mediaType: 'text/plain',
+  size: n,
+  schemaUri: null,
+});
+
+async function makeAsset(
+  store: Store,
+  input: { owner?: string; title?: string; kind?: string; files?: FileRecord[] } = {},
+) {
+  return store.assets.create({
+    id: newId('ast'),
+    owner: input.owner ?? 'user:1001',
+    kind: input.kind ?? 'data',
+    title: input.title ?? 'Asset',
+    files: input.files ?? [file('a.txt', 1)],
+    inspection: inspection('passed'),
+  });
+}
+
+describeStores('assets', (t) => {
+  it('creates an asset at revision 1 with its files and inspection', async () => {
+    const asset = await makeAsset(t.store, { files: [file('b.txt', 2), file('a.txt', 1)] });
+    expect(asset).toMatchObject({ state: 'active', currentRevision: 1, verdict: 'passed' });
+    expect(await t.store.assets.find(asset.id)).toEqual(asset);
+    expect((await t.store.assets.files(asset.id, 1)).map((f) => f.path)).toEqual([
+      'a.txt',
+      'b.txt',
+    ]);
+    const revision = await t.store.assets.revision(asset.id, 1);
+    expect(revision).toMatchObject({
+      number: 1,
+      erasedAt: null,
+      inspection: { verdict: 'passed' },
+    });
+    expect(await t.store.assets.revision(asset.id, 2)).toBeNull();
+  });
+
+  it('keeps every revision readable while new ones change only some paths', async () => {
+    const asset = await makeAsset(t.store, { files: [file('a.txt', 1), file('b.txt', 2)] });
+    const r2 = await t.store.assets.addRevision({
+      assetId: asset.id,
+      number: 2,
+      put: [file('b.txt', 3), file('c.txt', 4)],
+      remove: ['a.txt'],
+      inspection: inspection('failed', ['banner']),
+    });
+    expect(r2).toEqual({ ok: true });
+    const r3 = await t.store.assets.addRevision({
+      assetId: asset.id,
+      number: 3,
+      put: [file('a.txt', 5)],
+      remove: [],
+      inspection: inspection('passed'),
+    });
+    expect(r3).toEqual({ ok: true });
+    const shas = async (n: number) =>
+      (await t.store.assets.files(asset.id, n)).map((f) => `${f.path}:${f.size}`);
+    expect(await shas(1)).toEqual(['a.txt:1', 'b.txt:2']);
+    expect(await shas(2)).toEqual(['b.txt:3', 'c.txt:4']);
+    expect(await shas(3)).toEqual(['a.txt:5', 'b.txt:3', 'c.txt:4']);
+    expect(await t.store.assets.file(asset.id, 2, 'a.txt')).toBeNull();
+    expect(await t.store.assets.file(asset.id, 1, 'a.txt')).toMatchObject({ size: 1 });
+    const revisions = await t.store.assets.revisions(asset.id, { limit: 10 });
+    expect(revisions.map((r) => [r.number, r.verdict])).toEqual([
+      [3, 'passed'],
+      [2, 'failed'],
+      [1, 'passed'],
+    ]);
+    expect(await t.store.assets.revisions(asset.id, { before: 3, limit: 1 })).toMatchObject([
+      { number: 2, media: [{ id: 'banner' }] },
+    ]);
+  });
+
+  it('lets exactly one of two writers on the same base win', async () => {
+    const asset = await makeAsset(t.store);
+    const write = (n: number) =>
+      t.store.assets.addRevision({
+        assetId: asset.id,
+        number: 2,
+        put: [file('a.txt', n)],
+        remove: [],
+        inspection: inspection('passed'),
+      });
+    const results = await Promise.all([write(10), write(11)]);
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.find((r) => !r.ok)).toEqual({ ok: false, code: 'conflict', currentRevision: 2 });
+    expect(await t.store.assets.files(asset.id, 2)).toHaveLength(1);
+  });
+
+  it('lists by owner, state, kind, title, medium and verdict, in stable pages', async () => {
+    const { store } = await t.fresh();
+    const made = [];
+    for (const [i, title] of ['Beta', 'alpha', 'Gamma 100%', 'delta_x'].entries()) {
+      made.push(await makeAsset(store, { title, kind: i % 2 ? 'image' : 'data' }));
+      t.clock.advanceSeconds(1);
+    }
+    await makeAsset(store, { title: 'Other', owner: 'user:1002' });
+    await store.assets.addRevision({
+      assetId: made[0]!.id,
+      number: 2,
+      put: [],
+      remove: [],
+      inspection: inspection('failed', ['banner', 'social']),
+    });
+    const list = (filter: Partial<Parameters<Store['assets']['list']>[0]> = {}) =>
+      store.assets
+        .list({ owners: ['user:1001'], state: 'active', sort: 'title', limit: 50, ...filter })
+        .then((rows) => rows.map((r) => r.title));
+    expect(await list()).toEqual(['alpha', 'Beta', 'delta_x', 'Gamma 100%']);
+    expect(await list({ sort: 'updated' })).toEqual(['Beta', 'delta_x', 'Gamma 100%', 'alpha']);
+    expect(await list({ kinds: ['image'] })).toEqual(['alpha', 'delta_x']);
+    expect(await list({ q: 'A_' })).toEqual(['delta_x']);
+    expect(await list({ q: '0%' })).toEqual(['Gamma 100%']);
+    expect(await list({ mediumId: 'social' })).toEqual(['Beta']);
+    expect(await list({ mediumId: 'soc' })).toEqual([]);
+    expect(await list({ verdict: 'failed' })).toEqual(['Beta']);
+    expect(await list({ owners: ['user:1001', 'user:1002'] })).toHaveLength(5);
+    const first = await store.assets.list({
+      owners: ['user:1001'],
+      state: 'active',
+      sort: 'updated',
+      limit: 2,
+    });
+    const last = first[first.length - 1]!;
+    const rest = await store.assets.list({
+      owners: ['user:1001'],
+      state: 'active',
+      sort: 'updated',
+      limit: 50,
+      after: { key: last.updatedAt, id: last.id },
+    });
+    expect([...first, ...rest].map((r) => r.title)).toEqual(await list({ sort: 'updated' }));
+  });
+
+  it('moves states only from the expected one', async () => {
+    const asset = await makeAsset(t.store);
+    expect(await t.store.assets.setState(asset.id, 'archived', 'deleted')).toBe(false);
+    expect(await t.store.assets.setState(asset.id, 'active', 'deleted')).toBe(true);
+    const trashed = await t.store.assets.find(asset.id);
+    expect(trashed).toMatchObject({ state: 'deleted', stateChangedAt: isoTime(t.clock.now()) });
+    expect(await t.store.assets.trashedBefore(isoTime(t.clock.now()))).toContain(asset.id);
+    await t.store.assets.rename(asset.id, 'Renamed');
+    expect(await t.store.assets.find(asset.id)).toMatchObject({ title: 'Renamed' });
+  });
+
+  it('counts a content used while any revision with it is not erased', async () => {
+    const shared = file('s.txt', 100);
+    const asset = await makeAsset(t.store, { files: [shared, file('only1.txt', 101)] });
+    await t.store.assets.addRevision({
+      assetId: asset.id,
+      number: 2,
+      put: [file('only2.txt', 102)],
+      remove: ['only1.txt'],
+      inspection: inspection('passed'),
+    });
+    expect(await t.store.assets.eraseRevision(asset.id, 1, 'legal')).toEqual(
+      expect.arrayContaining([sha(100), sha(101)]),
+    );
+    expect(await t.store.assets.isReferenced(sha(101))).toBe(false);
+    expect(await t.store.assets.isReferenced(sha(100))).toBe(true);
+    expect(await t.store.assets.revision(asset.id, 1)).toMatchObject({ eraseReason: 'legal' });
+    await t.store.assets.eraseRevision(asset.id, 2, null);
+    expect(await t.store.assets.isReferenced(sha(100))).toBe(false);
+    expect(await t.store.assets.isReferenced(sha(102))).toBe(false);
+    expect((await t.store.assets.delete(asset.id)).sort()).toEqual([sha(100), sha(101), sha(102)]);
+    expect(await t.store.assets.find(asset.id)).toBeNull();
+  });
+
+  it('releases bytes only when no revision and no live blob uses them', async () => {
+    const { store } = await t.fresh();
+    const created = await store.accounts.create({
+      email: 'b@example.org',
+      name: 'B',
+      password: 'p',
+    });
+    if (!created.ok) throw new Error('setup');
+    const account = created.account.accountNumber;
+    const put = await store.bytes.put([new TextEncoder().encode('hello')]);
+    if (!put.ok) throw new Error('setup');
+    const asset = await makeAsset(store, { files: [{ ...file('h.txt', 5), sha256: put.sha256 }] });
+    expect(
+      await store.blobs.record({ accountNumber: account, sha256: put.sha256, size: 5 }),
+    ).toMatchObject({ created: true });
+    expect(await store.content.release([put.sha256])).toEqual([]);
+    const shas = await store.assets.eraseRevision(asset.id, 1, null);
+    expect(await store.content.release(shas)).toEqual([]); // the blob still holds it
+    await store.blobs.drop(account, shas);
+    expect(await store.content.release(shas)).toEqual([put.sha256]);
+    expect(await store.bytes.has(put.sha256)).toBe(false);
+  });
+
+  it('expires blobs after a day, and a new upload restarts the day', async () => {
+    const { store } = await t.fresh();
+    const created = await store.accounts.create({
+      email: 'c@example.org',
+      name: 'C',
+      password: 'p',
+    });
+    if (!created.ok) throw new Error('setup');
+    const accountNumber = created.account.accountNumber;
+    const blob = { accountNumber, sha256: sha(7), size: 7 };
+    expect(await store.blobs.record(blob)).toMatchObject({ created: true });
+    t.clock.advanceSeconds(3600);
+    expect(await store.blobs.record(blob)).toMatchObject({ created: false });
+    t.clock.advanceSeconds(86_400 - 1);
+    expect(await store.blobs.findLive(accountNumber, sha(7))).toEqual({ size: 7 });
+    expect(await store.blobs.expire()).toEqual([]);
+    t.clock.advanceSeconds(1);
+    expect(await store.blobs.findLive(accountNumber, sha(7))).toBeNull();
+    expect(await store.blobs.isHeld(sha(7))).toBe(false);
+    expect(await store.blobs.record(blob)).toMatchObject({ created: true });
+    t.clock.advanceSeconds(86_400);
+    expect(await store.blobs.expire()).toEqual([sha(7)]);
+  });
+
+  it('lets one of many concurrent claims of a request key win, and replays its answer', async () => {
+    const { store } = await t.fresh();
+    const created = await store.accounts.create({
+      email: 'd@example.org',
+      name: 'D',
+      password: 'p',
+    });
+    if (!created.ok) throw new Error('setup');
+    const accountNumber = created.account.accountNumber;
+    const key = crypto.randomUUID();
+    const claims = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        store.requestKeys.claim({ accountNumber, key, fingerprint: 'f1' }),
+      ),
+    );
+    expect(claims.filter((c) => c.ok)).toHaveLength(1);
+    expect(claims.find((c) => !c.ok)).toEqual({
+      ok: false,
+      record: { state: 'running', fingerprint: 'f1' },
+    });
+    const answer = { status: 201, headers: { Location: '/x' }, body: { asset: { id: 'x' } } };
+    await store.requestKeys.complete({ accountNumber, key, answer });
+    expect(await store.requestKeys.claim({ accountNumber, key, fingerprint: 'f2' })).toEqual({
+      ok: false,
+      record: { state: 'done', fingerprint: 'f1', answer },
+    });
+    t.clock.advanceSeconds(7 * 86_400);
+    expect(await store.requestKeys.find(accountNumber, key)).toBeNull();
+    expect(await store.requestKeys.purgeExpired()).toBe(1);
+    expect(await store.requestKeys.claim({ accountNumber, key, fingerprint: 'f2' })).toEqual({
+      ok: true,
+    });
+    await store.requestKeys.abandon(accountNumber, key);
+    expect(await store.requestKeys.find(accountNumber, key)).toBeNull();
+  });
+
+  it('takes over a claim left running by a process that died', async () => {
+    const { store } = await t.fresh();
+    const created = await store.accounts.create({
+      email: 'e@example.org',
+      name: 'E',
+      password: 'p',
+    });
+    if (!created.ok) throw new Error('setup');
+    const input = {
+      accountNumber: created.account.accountNumber,
+      key: crypto.randomUUID(),
+      fingerprint: 'f',
+    };
+    expect(await store.requestKeys.claim(input)).toEqual({ ok: true });
+    t.clock.advanceSeconds(60);
+    expect(await store.requestKeys.claim(input)).toMatchObject({ ok: false });
+    t.clock.advanceSeconds(15 * 60);
+    expect(await store.requestKeys.claim(input)).toEqual({ ok: true });
+  });
+});
