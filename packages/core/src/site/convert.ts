@@ -108,7 +108,7 @@ function buildProject(
       if (fate.kind === 'remove')
         warnings.push(siteWarning('site.link_removed', file.input, url.url));
     }
-    const edits = urlEdits(file.urls, fates, names, at);
+    const edits = urlEdits(file.urls, fates, names, { from: file.path, at });
     if (file.kind === 'page') {
       const fixes = pageFixes(file, fallbackTitle(file.path, root));
       edits.push(...fixes.edits);

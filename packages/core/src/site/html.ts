@@ -1,4 +1,4 @@
-import { Parser } from 'htmlparser2';
+import { Parser, type Handler } from 'htmlparser2';
 import { scanCss } from './css.js';
 import { scanSrcset } from './srcset.js';
 
@@ -77,124 +77,154 @@ const loadingRels = new Set([
 const loadingAttributes = new Set(['src', 'poster', 'background', 'data', 'xlink:href']);
 const foreign = new Set(['svg', 'math']);
 
+/** Attributes the scan reads; the others are skipped as the parser reports them. */
+const readAttributes = new Set(['id', 'style', 'srcset', 'href', 'rel', ...loadingAttributes]);
+
 /** Reads the URLs, title, first heading and ids of a page in one streaming pass. */
 export function scanPage(source: string): PageScan {
-  const urls: PageUrl[] = [];
-  const ids: { value: string; span: Span }[] = [];
-  let attributes: Attribute[] = [];
-  let foreignDepth = 0;
-  let titleAt = 0;
-  let headSeen = false;
-  let title: { text: string; content: Span } | undefined;
-  let titleText: string[] | undefined;
-  let titleStart = 0;
-  let heading: string[] | undefined;
-  let headingDone = false;
-  let styleStart: number | undefined;
-  const anchors: { removal: Span[]; urls: PageUrl[] }[] = [];
+  const scanner = new PageScanner(source);
+  new Parser(scanner).end(source);
+  return scanner.result();
+}
 
-  const addUrl = (url: Omit<PageUrl, 'index'>, index: number) => {
-    const entry = { ...url, index };
-    urls.push(entry);
-    return entry;
-  };
-  const addStyleText = (start: number, end: number) => {
-    const text = source.slice(start, end);
-    for (const found of scanCss(text)) {
-      addUrl(
-        {
-          url: found.url,
-          role: 'load',
-          element: 'style',
-          holder: { kind: 'text', offset: start },
-          at: { start: found.start, end: found.end },
-          removal: [],
-        },
-        start + found.start,
-      );
-    }
-  };
+/**
+ * The parser's handler. A class, not closures: a site has thousands of pages and each page
+ * thousands of events, so nothing is allocated per event that the scan does not keep.
+ */
+class PageScanner implements Partial<Handler> {
+  private parser!: Parser;
+  private readonly urls: PageUrl[] = [];
+  private readonly ids: { value: string; span: Span }[] = [];
+  private attributes: Attribute[] = [];
+  private foreignDepth = 0;
+  private titleAt = 0;
+  private headSeen = false;
+  private title: { text: string; content: Span } | undefined;
+  private titleText: string[] | undefined;
+  private titleStart = 0;
+  private heading: string[] | undefined;
+  private headingDone = false;
+  private styleStart: number | undefined;
+  /** Removal spans of the open `<a>` elements, innermost last. */
+  private readonly anchors: Span[][] = [];
 
-  const parser: Parser = new Parser({
-    onopentagname() {
-      attributes = [];
-    },
-    onattribute(name, value) {
-      if (attributes.some((a) => a.name === name)) return;
-      attributes.push({ name, value, span: { start: parser.startIndex, end: parser.endIndex } });
-    },
-    onopentag(name, _attribs, implied) {
-      const tag: Span = { start: parser.startIndex, end: parser.endIndex + 1 };
-      if (implied) return;
-      if (foreign.has(name)) foreignDepth++;
-      if (name === 'head' && !headSeen) {
-        headSeen = true;
-        titleAt = tag.end;
-      } else if (name === 'html' && !headSeen) {
-        titleAt = tag.end;
-      } else if (name === 'title' && foreignDepth === 0 && title === undefined) {
-        titleText = [];
-        titleStart = tag.end;
-      } else if (name === 'h1' && !headingDone) {
-        heading = [];
-      } else if (name === 'style') {
-        styleStart = tag.end;
-      }
-      const removal: Span[] = name === 'a' ? [tag] : [];
-      const start = urls.length;
-      for (const attribute of attributes) readAttribute(name, attribute, tag, removal);
-      if (name === 'a') anchors.push({ removal, urls: urls.slice(start) });
-    },
-    onclosetag(name, implied) {
-      const tag: Span = { start: parser.startIndex, end: parser.endIndex + 1 };
-      if (foreign.has(name)) foreignDepth = Math.max(0, foreignDepth - 1);
-      if (name === 'title' && titleText !== undefined) {
-        const content = { start: titleStart, end: implied ? titleStart : tag.start };
-        title = { text: collapse(titleText.join('')), content };
-        titleText = undefined;
-      } else if (name === 'h1' && heading !== undefined) {
-        headingDone = collapse(heading.join('')) !== '';
-        if (!headingDone) heading = undefined;
-      } else if (name === 'style' && styleStart !== undefined) {
-        addStyleText(styleStart, implied ? source.length : tag.start);
-        styleStart = undefined;
-      } else if (name === 'a') {
-        const anchor = anchors.pop();
-        if (anchor && !implied) anchor.removal.push(tag);
-      }
-    },
-    ontext(text) {
-      titleText?.push(text);
-      if (heading !== undefined && !headingDone) heading.push(text);
-    },
-    onprocessinginstruction(name) {
-      if (name === '!doctype' && !headSeen) titleAt = parser.endIndex + 1;
-    },
-  });
+  constructor(private readonly source: string) {}
 
-  function readAttribute(element: string, attribute: Attribute, tag: Span, removal: Span[]) {
-    const { name, value, span } = attribute;
-    const holder: UrlHolder = { kind: 'attribute', name, value, span };
-    const add = (url: string, at: Span, role: UrlRole, removed: readonly Span[]) =>
-      addUrl({ url, role, element, holder, at, removal: removed }, span.start);
-    if (name === 'id' && value !== '') {
-      ids.push({ value, span });
+  result(): PageScan {
+    const heading = this.heading ? collapse(this.heading.join('')) : '';
+    const { urls, title, titleAt, ids } = this;
+    return { urls, title, titleAt, heading, ids };
+  }
+
+  onparserinit(parser: Parser): void {
+    this.parser = parser;
+  }
+
+  onopentagname(): void {
+    if (this.attributes.length > 0) this.attributes = [];
+  }
+
+  onattribute(name: string, value: string): void {
+    if (!readAttributes.has(name) || this.attributes.some((a) => a.name === name)) return;
+    const span = { start: this.parser.startIndex, end: this.parser.endIndex };
+    this.attributes.push({ name, value, span });
+  }
+
+  onopentag(name: string, _attribs: unknown, implied: boolean): void {
+    if (implied) return;
+    const end = this.parser.endIndex + 1;
+    if (foreign.has(name)) this.foreignDepth++;
+    if (name === 'head' && !this.headSeen) {
+      this.headSeen = true;
+      this.titleAt = end;
+    } else if (name === 'html' && !this.headSeen) {
+      this.titleAt = end;
+    } else if (name === 'title' && this.foreignDepth === 0 && this.title === undefined) {
+      this.titleText = [];
+      this.titleStart = end;
+    } else if (name === 'h1' && !this.headingDone) {
+      this.heading = [];
     } else if (name === 'style') {
-      for (const found of scanCss(value)) add(found.url, found, 'load', []);
-    } else if (name === 'srcset') {
-      for (const found of scanSrcset(value)) add(found.url, found, 'load', []);
-    } else if (name === 'href' && element !== 'base') {
-      const role = hrefRole(element, attributes);
-      const removed = element === 'a' ? removal : element === 'area' ? [span] : [tag];
-      add(value, trimmed(value), role, removed);
-    } else if (loadingAttributes.has(name) && (name !== 'data' || element === 'object')) {
-      add(value, trimmed(value), 'load', []);
+      this.styleStart = end;
+    }
+    const tag = { start: this.parser.startIndex, end };
+    const removal: Span[] = name === 'a' ? [tag] : [];
+    for (const attribute of this.attributes) this.readAttribute(name, attribute, tag, removal);
+    if (name === 'a') this.anchors.push(removal);
+  }
+
+  onclosetag(name: string, implied: boolean): void {
+    if (foreign.has(name)) this.foreignDepth = Math.max(0, this.foreignDepth - 1);
+    const start = this.parser.startIndex;
+    if (name === 'title' && this.titleText !== undefined) {
+      const content = { start: this.titleStart, end: implied ? this.titleStart : start };
+      this.title = { text: collapse(this.titleText.join('')), content };
+      this.titleText = undefined;
+    } else if (name === 'h1' && this.heading !== undefined) {
+      this.headingDone = collapse(this.heading.join('')) !== '';
+      if (!this.headingDone) this.heading = undefined;
+    } else if (name === 'style' && this.styleStart !== undefined) {
+      this.addStyleText(this.styleStart, implied ? this.source.length : start);
+      this.styleStart = undefined;
+    } else if (name === 'a') {
+      const removal = this.anchors.pop();
+      if (removal && !implied) removal.push({ start, end: this.parser.endIndex + 1 });
     }
   }
 
-  parser.end(source);
-  return { urls, title, titleAt, heading: heading ? collapse(heading.join('')) : '', ids };
+  ontext(text: string): void {
+    this.titleText?.push(text);
+    if (this.heading !== undefined && !this.headingDone) this.heading.push(text);
+  }
+
+  onprocessinginstruction(name: string): void {
+    if (name === '!doctype' && !this.headSeen) this.titleAt = this.parser.endIndex + 1;
+  }
+
+  private addStyleText(start: number, end: number): void {
+    const holder: UrlHolder = { kind: 'text', offset: start };
+    for (const found of scanCss(this.source.slice(start, end))) {
+      const at = { start: found.start, end: found.end };
+      this.add(found.url, 'load', 'style', holder, at, noRemoval, start + found.start);
+    }
+  }
+
+  private readAttribute(element: string, attribute: Attribute, tag: Span, removal: Span[]): void {
+    const { name, value, span } = attribute;
+    if (name === 'id') {
+      if (value !== '') this.ids.push({ value, span });
+      return;
+    }
+    const holder: UrlHolder = { kind: 'attribute', name, value, span };
+    if (name === 'style') {
+      for (const found of scanCss(value))
+        this.add(found.url, 'load', element, holder, found, noRemoval, span.start);
+    } else if (name === 'srcset') {
+      for (const found of scanSrcset(value))
+        this.add(found.url, 'load', element, holder, found, noRemoval, span.start);
+    } else if (name === 'href' && element !== 'base') {
+      const role = hrefRole(element, this.attributes);
+      const removed = element === 'a' ? removal : element === 'area' ? [span] : [tag];
+      this.add(value, role, element, holder, trimmed(value), removed, span.start);
+    } else if (loadingAttributes.has(name) && (name !== 'data' || element === 'object')) {
+      this.add(value, 'load', element, holder, trimmed(value), noRemoval, span.start);
+    }
+  }
+
+  private add(
+    url: string,
+    role: UrlRole,
+    element: string,
+    holder: UrlHolder,
+    at: Span,
+    removal: readonly Span[],
+    index: number,
+  ): void {
+    this.urls.push({ url, role, element, holder, at, removal, index });
+  }
 }
+
+const noRemoval: readonly Span[] = [];
 
 function hrefRole(element: string, attributes: readonly Attribute[]): UrlRole {
   if (element === 'a' || element === 'area') return 'link';

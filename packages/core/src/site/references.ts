@@ -13,6 +13,8 @@ export type UrlFate =
       readonly folder: boolean;
       readonly absolute: boolean;
       readonly suffix: string;
+      /** Written exactly as the file is named (not found by case, Unicode form or folder). */
+      readonly exact: boolean;
     }
   /** A link to a missing local file: unwrapped (`site.link_removed`). */
   | { readonly kind: 'remove' };
@@ -25,6 +27,14 @@ export interface ReferenceFindings {
   readonly referenced: ReadonlySet<string>;
 }
 
+/** What a URL written in some folder means; equal for every file of that folder. */
+type Meaning =
+  | { readonly kind: 'none' | 'external' | 'missing' }
+  | { readonly kind: 'wrong_type'; readonly file: SiteFile }
+  | { readonly kind: 'file'; readonly fate: UrlFate };
+
+const removed: UrlFate = { kind: 'remove' };
+
 /**
  * Judges every URL of every page and style sheet (decisions §5): a load from another origin is
  * `site.external`, a missing local load `site.missing`, a reference (a link included) to a
@@ -35,47 +45,74 @@ export function judgeReferences(files: readonly SiteFile[], index: SiteIndex): R
   const fates = new Map<string, Map<PageUrl, UrlFate>>();
   const referenced = new Set<string>();
   const byPath = new Map(files.map((file) => [file.path, file]));
+  // Sites repeat their URLs (navigation, logos, style sheets) on every page of a folder.
+  const meanings = new Map<string, Meaning>();
+  const meaningOf = (url: string, from: string): Meaning => {
+    const key = `${from.slice(0, from.lastIndexOf('/') + 1)}\n${url}`;
+    let meaning = meanings.get(key);
+    if (meaning === undefined) {
+      meaning = resolveMeaning(url, from, index, byPath);
+      meanings.set(key, meaning);
+    }
+    return meaning;
+  };
   for (const file of files) {
     const fileFates = new Map<PageUrl, UrlFate>();
     fates.set(file.path, fileFates);
     for (const url of file.urls) {
-      const target = resolveUrl(url.url, file.path);
-      if (target.kind === 'none') continue;
-      const place = { path: file.input, line: lineOf(file.text ?? '', url.index), actual: url.url };
-      if (target.kind === 'external') {
-        if (url.role === 'load') {
-          violations.push(violation('site.external', { ...place, message: externalMessage(url) }));
-        }
-        continue;
-      }
-      const found = target.path === undefined ? undefined : index.find(target.path, target.folder);
-      if (found === undefined) {
-        if (url.role === 'link') fileFates.set(url, { kind: 'remove' });
-        else violations.push(violation('site.missing', { ...place, message: missingMessage(url) }));
-        continue;
-      }
-      referenced.add(found.path);
-      const targetFile = byPath.get(found.path);
-      if (targetFile && isWrongType(targetFile)) {
-        const reason = targetFile.unfit?.message ?? '';
+      const meaning = meaningOf(url.url, file.path);
+      if (meaning.kind === 'file') {
+        fileFates.set(url, meaning.fate);
+        if (meaning.fate.kind === 'file') referenced.add(meaning.fate.path);
+      } else if (meaning.kind === 'missing' && url.role === 'link') {
+        fileFates.set(url, removed);
+      } else if (meaning.kind === 'wrong_type') {
+        referenced.add(meaning.file.path);
+        const reason = meaning.file.unfit?.message ?? '';
+        const message = `${loader(url)} refers to ${meaning.file.input}: ${reason}`;
+        violations.push(violation('site.file_type', { ...place(file, url), message }));
+      } else if (meaning.kind === 'external' && url.role === 'load') {
         violations.push(
-          violation('site.file_type', {
-            ...place,
-            message: `${loader(url)} refers to ${targetFile.input}: ${reason}`,
-          }),
+          violation('site.external', { ...place(file, url), message: externalMessage(url) }),
         );
-        continue;
+      } else if (meaning.kind === 'missing') {
+        violations.push(
+          violation('site.missing', { ...place(file, url), message: missingMessage(url) }),
+        );
       }
-      fileFates.set(url, {
-        kind: 'file',
-        path: found.path,
-        folder: found.folder,
-        absolute: target.absolute,
-        suffix: target.suffix,
-      });
     }
   }
   return { violations, fates, referenced };
+}
+
+function resolveMeaning(
+  url: string,
+  from: string,
+  index: SiteIndex,
+  byPath: ReadonlyMap<string, SiteFile>,
+): Meaning {
+  const target = resolveUrl(url, from);
+  if (target.kind !== 'local') return target;
+  const found = target.path === undefined ? undefined : index.find(target.path, target.folder);
+  if (found === undefined || target.path === undefined) return { kind: 'missing' };
+  const file = byPath.get(found.path);
+  if (file && isWrongType(file)) return { kind: 'wrong_type', file };
+  const written = target.folder ? indexOf(target.path) : target.path;
+  const fate: UrlFate = {
+    kind: 'file',
+    path: found.path,
+    folder: found.folder,
+    absolute: target.absolute,
+    suffix: target.suffix,
+    exact: written === found.path && found.folder === target.folder,
+  };
+  return { kind: 'file', fate };
+}
+
+const indexOf = (folder: string) => (folder === '' ? 'index.html' : `${folder}/index.html`);
+
+function place(file: SiteFile, url: PageUrl) {
+  return { path: file.input, line: lineOf(file.text ?? '', url.index), actual: url.url };
 }
 
 function externalMessage(url: PageUrl): string {

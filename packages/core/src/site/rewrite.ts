@@ -10,14 +10,15 @@ export interface Edit extends Span {
 /**
  * The edits that make a file's URLs right in the project: links to missing files unwrapped,
  * references to moved files (or from a moved file) rewritten in the style they were written.
- * `names` maps site paths to project paths; `at` is the file's own project path.
+ * `names` maps site paths to project paths; the file moves from site path `from` to `at`.
  */
 export function urlEdits(
   urls: readonly PageUrl[],
   fates: ReadonlyMap<PageUrl, UrlFate>,
   names: ReadonlyMap<string, string>,
-  at: string,
+  move: { readonly from: string; readonly at: string },
 ): Edit[] {
+  const { from, at } = move;
   const edits: Edit[] = [];
   const byAttribute = new Map<UrlHolder, Edit[]>();
   for (const url of urls) {
@@ -28,7 +29,9 @@ export function urlEdits(
       continue;
     }
     const target = names.get(fate.path);
-    if (target === undefined || stillResolves(url.url, at, target)) continue;
+    if (target === undefined) continue;
+    if (fate.exact && from === at && target === fate.path) continue;
+    if (stillResolves(url.url, at, target)) continue;
     const text = urlBetween(at, target, fate);
     if (url.holder.kind === 'text') {
       const offset = url.holder.offset;
