@@ -73,7 +73,8 @@ describe('galley serve and the office commands', () => {
     server = await serve(data);
   });
   afterAll(async () => {
-    if (server.child.exitCode === null) await stop(server.child);
+    if (server.child.exitCode === null && server.child.signalCode === null)
+      await stop(server.child);
     await rm(data, { recursive: true, force: true });
   });
 

@@ -46,8 +46,7 @@ export function registerServe(program: Command, io: CliIo): void {
         config,
         baseUrlFromListen: config.port === 0 && !explicitBaseUrl,
       });
-      io.out(`Galley is listening on ${running.url} (data: ${config.dataDir})`);
-
+      // Handlers go in before the listening line: whoever waits for that line may signal at once.
       let stopping = false;
       const stop = (signal: string) => {
         if (stopping) process.exit(1); // a second signal: stop now
@@ -62,7 +61,8 @@ export function registerServe(program: Command, io: CliIo): void {
             process.exit(1);
           });
       };
-      process.once('SIGINT', () => stop('SIGINT'));
-      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.on('SIGINT', () => stop('SIGINT'));
+      process.on('SIGTERM', () => stop('SIGTERM'));
+      io.out(`Galley is listening on ${running.url} (data: ${config.dataDir})`);
     });
 }
