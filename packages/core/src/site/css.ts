@@ -7,6 +7,7 @@ export interface CssUrl {
 }
 
 const identifierChar = /[-\w]/;
+const mayReferToUrls = /url\(|@import/i;
 
 /**
  * Finds every `url()` and `@import` string in a style sheet, skipping comments and other
@@ -15,6 +16,7 @@ const identifierChar = /[-\w]/;
  */
 export function scanCss(css: string): CssUrl[] {
   const urls: CssUrl[] = [];
+  if (!mayReferToUrls.test(css)) return urls; // most style attributes: colours and sizes
   const lower = css.toLowerCase();
   let i = 0;
   while (i < css.length) {

@@ -233,9 +233,13 @@ function hrefRole(element: string, attributes: readonly Attribute[]): UrlRole {
   return rel.split(/\s+/).some((word) => loadingRels.has(word)) ? 'load' : 'link';
 }
 
+/** The span of the value without the ASCII whitespace HTML strips from URLs. */
 function trimmed(value: string): Span {
-  const start = value.length - value.trimStart().length;
-  return { start, end: start + value.trim().length };
+  let start = 0;
+  let end = value.length;
+  while (start < end && value.charCodeAt(start) <= 0x20) start++;
+  while (end > start && value.charCodeAt(end - 1) <= 0x20) end--;
+  return { start, end };
 }
 
 export function collapse(text: string): string {
