@@ -36,8 +36,32 @@ export function sqliteDialect(file: string): Dialect {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
+    cachePreparedStatements(db);
     return Promise.resolve(db);
   });
+}
+
+const STATEMENT_CACHE_SIZE = 1000;
+
+/**
+ * Kysely prepares every query anew; compiling SQL was a visible share of a cheap request. Queries
+ * of one shape compile to the same text, so prepared statements are kept by text (bounded, least
+ * recently used dropped). Safe because Kysely runs one query at a time on the one connection.
+ */
+function cachePreparedStatements(db: SqliteDatabase.Database): void {
+  const prepare = db.prepare.bind(db);
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  db.prepare = ((source: string) => {
+    let statement = cache.get(source);
+    if (statement) {
+      cache.delete(source);
+    } else {
+      statement = prepare(source);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    }
+    cache.set(source, statement);
+    return statement;
+  }) as typeof db.prepare;
 }
 
 // int8 (count(*), sums) as numbers: values here stay far below 2^53.

@@ -19,6 +19,12 @@ export function createLogger(level: string): Logger {
 
 /** One log line per request with its id, status and duration; also assigns `req.id`. */
 export function requestLogger(logger: Logger): RequestHandler {
+  if (logger.level === 'silent') {
+    return (req, _res, next) => {
+      req.id = requestIdOf(req);
+      next();
+    };
+  }
   return pinoHttp({
     logger,
     genReqId: (req) => requestIdOf(req),

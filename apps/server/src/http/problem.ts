@@ -55,7 +55,11 @@ export class HttpProblem extends Error {
     extras?: Record<string, unknown>;
     headers?: Record<string, string>;
   }) {
+    // A problem is an answer, not a fault: capturing a stack for every 404 cost measurable time.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(init.detail);
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'HttpProblem';
     this.status = init.status;
     this.code = init.code;
