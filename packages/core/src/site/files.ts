@@ -91,14 +91,16 @@ export class SiteIndex {
   }
 
   find(path: string, folder: boolean): { path: string; folder: boolean } | undefined {
-    const index = path === '' ? 'index.html' : `${path}/index.html`;
+    // A folder's index may be an `index.htm`, which the conversion renames to `index.html`.
+    const base = path === '' ? 'index' : `${path}/index`;
+    const index = () => this.lookup(`${base}.html`) ?? this.lookup(`${base}.htm`);
     if (folder) {
-      const found = this.lookup(index);
+      const found = index();
       return found === undefined ? undefined : { path: found, folder: true };
     }
     const file = this.lookup(path);
     if (file !== undefined) return { path: file, folder: false };
-    const inFolder = this.lookup(index);
+    const inFolder = index();
     return inFolder === undefined ? undefined : { path: inFolder, folder: true };
   }
 

@@ -37,7 +37,8 @@ export function planNames(files: readonly NamedFile[]): NamePlan {
       compare(a.file.path, b.file.path),
   );
   const names = new Map<string, string>();
-  const owners = new Map<string, string>();
+  // The conversion writes project.json itself: a site's `Project.json` must not become it.
+  const owners = new Map<string, string>([['project.json', '']]);
   const problems: PageUrlProblem[] = [];
   for (const { file, target } of wanted) {
     if (file.page) {

@@ -96,7 +96,8 @@ function resolveMeaning(
   const found = target.path === undefined ? undefined : index.find(target.path, target.folder);
   if (found === undefined || target.path === undefined) return { kind: 'missing' };
   const file = byPath.get(found.path);
-  if (file && isWrongType(file)) return { kind: 'wrong_type', file };
+  // A page that cannot be read is reported once, as itself (site.read).
+  if (file && file.kind !== 'page' && isWrongType(file)) return { kind: 'wrong_type', file };
   const written = target.folder ? indexOf(target.path) : target.path;
   const fate: UrlFate = {
     kind: 'file',

@@ -84,6 +84,15 @@ describe('site.title_missing: a page without <title> gets one', () => {
     expect(converted(convertSite(folderOf({ 'index.html': '<p>x</p>' }))).title).toBe('Home');
   });
 
+  it('adds the title where a removed link began', () => {
+    const source =
+      '<html><head><link rel="next" href="gone.html"></head><body><h1>Hi</h1></body></html>';
+    const result = converted(convertSite(folderOf({ 'index.html': source })));
+    expect(textOf(result.folder, 'index.html')).toBe(
+      '<html><head><title>Hi</title></head><body><h1>Hi</h1></body></html>',
+    );
+  });
+
   it('cuts a title at 200 characters', () => {
     const result = converted(convertSite(folderOf({ 'index.html': page('é'.repeat(300)) })));
     expect(result.title).toBe('é'.repeat(200));

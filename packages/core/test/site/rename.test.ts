@@ -94,6 +94,14 @@ describe('site.renamed: files renamed to satisfy names, every reference rewritte
     );
   });
 
+  it('never lets a file become project.json', () => {
+    const result = converted(
+      convertSite(folderOf({ 'index.html': page('Home'), 'Project.json': '{"mine":true}' })),
+    );
+    expect(textOf(result.folder, 'project-2.json')).toBe('{"mine":true}');
+    expect(JSON.parse(textOf(result.folder, 'project.json'))).toHaveProperty('format', 1);
+  });
+
   it('finds references that differ in case or Unicode form, and rights them', () => {
     const nfd = 'cafe\u0301.png';
     const result = converted(
@@ -157,7 +165,7 @@ describe('site.page_url: a page path that cannot be a URL, or two pages on one U
     const result = converted(
       convertSite(
         folderOf({
-          'index.html': page('Home', '<a href="docs/index.htm">docs</a>'),
+          'index.html': page('Home', '<a href="docs/index.htm">docs</a><a href="docs/">d</a>'),
           'docs/index.htm': page('Docs'),
           'a.html': page('A'),
         }),
@@ -168,6 +176,9 @@ describe('site.page_url: a page path that cannot be a URL, or two pages on one U
       { file: 'a.html', public_url: '/a.html' },
       { file: 'docs/index.html', public_url: '/docs/' },
     ]);
-    expect(textOf(result.folder, 'index.html')).toContain('<a href="docs/index.html">docs</a>');
+    expect(textOf(result.folder, 'index.html')).toContain(
+      '<a href="docs/index.html">docs</a><a href="docs/">d</a>',
+    );
+    expect(result.site.warnings.map((w) => w.code)).toEqual(['site.renamed']);
   });
 });
