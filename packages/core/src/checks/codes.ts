@@ -74,6 +74,10 @@ export const checksCodes = {
     message: 'The page cannot be read as HTML (it is not UTF-8 text).',
     suggestion: 'Save the page with UTF-8 encoding.',
   },
+  'pages.nesting': {
+    message: 'Elements are nested more than 512 deep; the rest of the page was not read.',
+    suggestion: 'Close elements where they end (browsers stop nesting at 512 too).',
+  },
   'pages.title_missing': {
     message: 'The page has no <title>, or an empty one.',
     suggestion: 'Add <title>…</title> inside <head>.',

@@ -2,11 +2,12 @@ import type { Violation } from '../report/violation.js';
 import { violation } from '../report/codes.js';
 import { formatOfPath } from '../media/catalog.js';
 import type { FolderCheck, FolderContext } from './context.js';
-import type { PageFacts } from './html/page.js';
+import { maxNesting, type PageFacts } from './html/page.js';
 
 /** Findings inside one page: a non-empty `<title>`, ids used once. */
 function pageContentViolations(path: string, page: PageFacts): Violation[] {
   const found: Violation[] = [];
+  if (page.tooDeep) found.push(violation('pages.nesting', { path, expected: maxNesting }));
   const { title } = page;
   if (title === undefined || title.empty)
     found.push(

@@ -39,6 +39,7 @@ const fixtures: Record<string, Folder> = {
   'formats.svg_active': webFolder({ 'icon.svg': svg(10, 10, '<script>alert(1)</script>') }),
   'pages.missing': folderOf({ 'project.json': projectJson(['index.html']) }),
   'pages.parse': folderOf({ 'project.json': projectJson(['index.html']), 'index.html': latin1 }),
+  'pages.nesting': webFolder({ 'index.html': html({ body: '<b>'.repeat(600) }) }),
   'pages.title_missing': webFolder({ 'index.html': '<!doctype html><p>Hello</p>' }),
   'pages.duplicate_id': webFolder({ 'index.html': html({ body: '<p id="a"></p><p id="a"></p>' }) }),
   'pages.unlisted': webFolder({ 'extra.html': html() }),

@@ -59,7 +59,9 @@ export function srcsetUrls(srcset: string): string[] {
     if (at === start) break;
     const url = srcset.slice(start, at);
     if (url.endsWith(',')) {
-      urls.push(url.replace(/,+$/, ''));
+      let last = url.length;
+      while (last > 0 && url.charCodeAt(last - 1) === comma) last--;
+      urls.push(url.slice(0, last));
       continue;
     }
     urls.push(url);

@@ -1,9 +1,16 @@
 import { Parser } from 'htmlparser2';
 import { cssReferences } from '../html/css.js';
+import { maxNesting } from '../html/page.js';
 
 /** Why an SVG counts as active content (decisions §4: formats.svg_active). */
 export type SvgActiveReason =
-  'script' | 'event_handler' | 'foreign_object' | 'external_reference' | 'doctype';
+  | 'script'
+  | 'event_handler'
+  | 'foreign_object'
+  | 'external_reference'
+  | 'doctype'
+  /** Nested past `maxNesting`: not read to the end, so not shown to be inert. */
+  | 'nesting';
 
 const activeElements: Readonly<Record<string, SvgActiveReason>> = {
   script: 'script',
@@ -23,11 +30,33 @@ function isExternal(value: string): boolean {
   return !url.startsWith('#') && !inertDataUrl.test(url);
 }
 
-/** Is the root element an `<svg>`? (a cheap structural test used by content sniffing). */
+/** Where the prolog item at `at` (declaration, comment, DOCTYPE) ends; -1 if none is there. */
+function prologItemEnd(text: string, at: number): number {
+  const after = (close: string, from: number) => {
+    const found = text.indexOf(close, from);
+    return found < 0 ? -1 : found + close.length;
+  };
+  if (text.startsWith('<?', at)) return after('?>', at + 2);
+  if (text.startsWith('<!--', at)) return after('-->', at + 4);
+  if (text.slice(at, at + 9).toUpperCase() !== '<!DOCTYPE') return -1;
+  const close = text.indexOf('>', at);
+  const subset = text.indexOf('[', at);
+  if (subset < 0 || (close >= 0 && close < subset)) return close < 0 ? -1 : close + 1;
+  const subsetEnd = text.indexOf(']', subset);
+  return subsetEnd < 0 ? -1 : after('>', subsetEnd);
+}
+
+/** Is the root element an `<svg>`? (a cheap structural test, linear in the text). */
 export function looksLikeSvg(text: string): boolean {
-  return /^\s*(?:<\?[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*|<!DOCTYPE[^[>]*(?:\[[\s\S]*?\])?\s*>\s*)*<svg[\s>/]/i.test(
-    text.replace(/^\uFEFF/, ''),
-  );
+  const isSpace = (at: number) => /\s/.test(text[at] ?? '');
+  let at = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  for (;;) {
+    while (at < text.length && isSpace(at)) at++;
+    const end = prologItemEnd(text, at);
+    if (end < 0) break;
+    at = end;
+  }
+  return text.slice(at, at + 4).toLowerCase() === '<svg' && /[\s>/]/.test(text[at + 4] ?? '');
 }
 
 /**
@@ -42,12 +71,18 @@ export function svgActiveContent(text: string): SvgActiveReason[] {
   };
   if (/<!DOCTYPE/i.test(text)) reasons.add('doctype');
   let style: string[] | undefined;
-  const parser = new Parser(
+  let depth = 0;
+  const parser: Parser = new Parser(
     {
       onprocessinginstruction(name) {
         if (name.toLowerCase() === '?xml-stylesheet') reasons.add('external_reference');
       },
       onopentag(name, attributes) {
+        if (++depth > maxNesting) {
+          reasons.add('nesting');
+          parser.pause(); // see maxNesting: the rest is not read
+          return;
+        }
         const tag = localName(name);
         const reason = activeElements[tag];
         if (reason) reasons.add(reason);
@@ -70,6 +105,7 @@ export function svgActiveContent(text: string): SvgActiveReason[] {
         style?.push(data); // a style sheet may arrive in several pieces
       },
       onclosetag(name) {
+        depth--;
         if (localName(name) !== 'style' || style === undefined) return;
         checkCss(style.join(''));
         style = undefined;

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { checkFolder } from '@galley/core';
+import { html, projectJson, svg, webFolder, folderOf } from './fixtures.js';
+
+// Inputs shaped to make backtracking regular expressions or recursive walks blow up. Each must
+// simply give its answer (a quadratic scanner would not finish within the test timeout).
+const big = 300_000;
+const codesOf = (files: Record<string, string>) =>
+  checkFolder(webFolder(files)).violations.map((v) => v.code);
+
+describe('hostile input', () => {
+  it('style sheets: url( followed by a sea of spaces, or repeated without end', () => {
+    expect(codesOf({ 'a.css': `a{b:url(${' '.repeat(big)}` })).toEqual([]);
+    expect(codesOf({ 'b.css': 'url('.repeat(big / 4) })).toEqual([]);
+    expect(codesOf({ 'c.css': `@import ${'"'.padEnd(big, 'x')}` })).toEqual([]);
+    expect(codesOf({ 'd.css': `/*${' '.repeat(big)}url(x.png)` })).toEqual([]);
+  });
+
+  it('srcset: a URL with a long run of commas', () => {
+    const page = html({ body: `<img alt="" srcset="a.png${','.repeat(big)} b.png 2x">` });
+    expect(codesOf({ 'index.html': page })).toEqual(['links.missing', 'links.missing']);
+  });
+
+  it('SVG prologs that never end', () => {
+    expect(codesOf({ 'a.svg': `<!DOCTYPE svg [${']'.repeat(big)}` })).toEqual(['formats.mismatch']);
+    expect(codesOf({ 'b.svg': `<!DOCTYPE${' '.repeat(big)}` })).toEqual(['formats.mismatch']);
+    expect(codesOf({ 'c.svg': `${'<!---->'.repeat(big / 7)}${svg(1, 1)}` })).toEqual([]);
+  });
+
+  it('pages and SVG nested deeper than browsers nest (htmlparser2 is quadratic in depth)', () => {
+    const depth = 100_000;
+    const page = html({
+      body: `${'<div>'.repeat(depth)}<img src="x.png" alt="">${'</div>'.repeat(depth)}`,
+    });
+    const report = checkFolder(folderOf({ 'project.json': projectJson(), 'index.html': page }));
+    expect(report.violations).toEqual([
+      expect.objectContaining({ code: 'pages.nesting', path: 'index.html', expected: 512 }),
+    ]);
+    const deepSvg = svg(1, 1, `${'<g>'.repeat(depth)}${'</g>'.repeat(depth)}`);
+    expect(checkFolder(webFolder({ 'd.svg': deepSvg })).violations).toEqual([
+      expect.objectContaining({ code: 'formats.svg_active', actual: ['nesting'] }),
+    ]);
+  });
+
+  it('reads pages nested up to the limit', () => {
+    const depth = 500;
+    const page = html({
+      body: `${'<div>'.repeat(depth)}<img src="x.png" alt="">${'</div>'.repeat(depth)}`,
+    });
+    const report = checkFolder(folderOf({ 'project.json': projectJson(), 'index.html': page }));
+    expect(report.violations).toEqual([
+      expect.objectContaining({ code: 'links.missing', element: `@${depth + 1}` }),
+    ]);
+  });
+});
