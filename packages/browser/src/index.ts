@@ -1,1 +1,33 @@
-export {};
+// The browser bundle of Galley: the draft engine, the folder checks the server runs at save, and
+// the typed client, for pages that edit under a strict Content-Security-Policy.
+import './jitless.js';
+
+export { Draft, checkFolder, readZip, orderViolations } from '@galley/core';
+export type {
+  CheckReport,
+  DraftError,
+  Folder,
+  Operation,
+  OperationKind,
+  OperationResult,
+  Outline,
+  OutlineEntry,
+  Problem,
+  Violation,
+} from '@galley/core';
+export { createClient, GalleyApiError } from '@galley/client';
+export type { GalleyClient, ClientOptions } from '@galley/client';
+export { blocksSave, folderWithPage, readSavedFolder, validateBeforeSave } from './validate.js';
+export type { SaveCheckInput } from './validate.js';
+export { SyncedDraft } from './synced-draft.js';
+export type {
+  DraftAnswer,
+  DraftEndpoints,
+  OperationAnswer,
+  PageRef,
+  Saved,
+} from './synced-draft.js';
+export { attempt } from './attempt.js';
+export { describeFailure } from './result.js';
+export type { Failure, Outcome } from './result.js';
+export { randomUuid } from './uuid.js';

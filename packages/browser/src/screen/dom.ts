@@ -1,0 +1,88 @@
+// Small DOM helpers for the screen's page script: elements are built with text nodes only, so
+// nothing from the service is ever parsed as markup.
+
+export type Child = Node | string | number | null | undefined | false | readonly Child[];
+type Attributes = Readonly<Record<string, string | number | boolean | null | undefined>>;
+
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Attributes = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === false || value === null || value === undefined) continue;
+    element.setAttribute(name, value === true ? '' : String(value));
+  }
+  element.append(...flatten(children));
+  return element;
+}
+
+function flatten(children: readonly Child[]): (Node | string)[] {
+  return children.flatMap((child): (Node | string)[] => {
+    if (child === null || child === undefined || child === false) return [];
+    if (Array.isArray(child)) return flatten(child as readonly Child[]);
+    return [typeof child === 'number' ? String(child) : (child as Node | string)];
+  });
+}
+
+/** A server-rendered element the page script relies on. */
+export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
+  const element = document.getElementById(id);
+  if (!element) throw new ScreenError('missing_element', `The page has no #${id}.`);
+  return element as T;
+}
+
+export class ScreenError extends Error {
+  constructor(
+    readonly code: 'missing_element' | 'missing_library' | 'missing_data',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ScreenError';
+  }
+}
+
+/** Replaces an element's content. */
+export function fill(element: Element, ...children: Child[]): void {
+  element.replaceChildren(...flatten(children));
+}
+
+/** Shows a message in an alert or status element (hidden when the message is empty). */
+export function say(element: HTMLElement, message: string, tone: 'ok' | 'error' | '' = ''): void {
+  element.textContent = message;
+  element.hidden = message === '';
+  element.classList.toggle('error', tone === 'error');
+  element.classList.toggle('ok', tone === 'ok');
+}
+
+export const time = (iso: string | null | undefined) =>
+  iso ? h('time', { datetime: iso }, iso.replace('T', ' ').replace(/\.\d+/, '')) : '—';
+
+/**
+ * Re-reads this page from the server and swaps in the fresh copy of one region, so lists that the
+ * server renders are rendered in one place only.
+ */
+export async function refreshRegion(id: string): Promise<void> {
+  const response = await fetch(location.href, { credentials: 'same-origin' });
+  const fresh = new DOMParser().parseFromString(await response.text(), 'text/html');
+  const region = fresh.getElementById(id);
+  if (region) byId(id).replaceWith(document.importNode(region, true));
+}
+
+/** Runs a form's handler on submit (no page load), with its submit buttons disabled meanwhile. */
+export function onSubmit(form: HTMLFormElement, handler: (data: FormData) => Promise<void>): void {
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const buttons = [...form.querySelectorAll<HTMLButtonElement>('button[type=submit]')];
+    for (const b of buttons) b.disabled = true;
+    void handler(new FormData(form)).finally(() => {
+      for (const b of buttons) b.disabled = false;
+    });
+  });
+}
+
+export function text(data: FormData, name: string): string {
+  const value = data.get(name);
+  return typeof value === 'string' ? value : '';
+}

@@ -1,0 +1,267 @@
+import type { CheckReport, Folder, Outline, OutlineEntry, v1, Violation } from '@galley/core';
+import type { z } from 'zod';
+import type { Failure } from '../result.js';
+import { describeFailure } from '../result.js';
+import type { SyncedDraft } from '../synced-draft.js';
+import { byId, fill, h, say, ScreenError } from './dom.js';
+import { clearMarks, markRefusal, operationOf, useSelection } from './editor-forms.js';
+import { LockKeeper } from './editor-lock.js';
+import type { LockState } from './editor-lock.js';
+import { entryOf, renderOutline } from './editor-outline.js';
+import { allPages, library, screenClient } from './library.js';
+import type { Client } from './library.js';
+import { violationItem } from './views.js';
+
+type Page = z.output<typeof v1.Page>;
+
+/** What the page editor knows; `draft` is set only while this tab holds the lock. */
+interface Editor {
+  readonly client: Client;
+  readonly projectId: string;
+  readonly page: Page;
+  readonly controls: HTMLFieldSetElement;
+  readonly result: HTMLElement;
+  folder: Folder | null;
+  draft: SyncedDraft | null;
+  /** The saved page, shown while another client edits. */
+  saved: { outline: Outline; html: string } | null;
+  selected: number | null;
+  problems: Pick<CheckReport, 'checks' | 'violations'> | null;
+  previewed: string | null;
+  lock: LockKeeper | null;
+}
+
+/**
+ * The page editor: takes the lock, opens a draft kept in step with the server's, and runs the
+ * save-time checks locally before it sends a save. Read-only while another client holds the lock.
+ */
+export async function startEditor(): Promise<void> {
+  const { project: projectId, page: wanted, accountName } = document.body.dataset;
+  if (!projectId) throw new ScreenError('missing_data', 'The page names no project.');
+  const client = screenClient();
+  const result = byId('edit-result');
+  const first = await library().attempt(() => client.v1.listPages(projectId, { per_page: 200 }));
+  if (!first.ok) return say(result, describeFailure(first.failure), 'error');
+  const pages = await allPages<Page, 'pages'>(client, first.value, 'pages');
+  const page = pages.find((p) => p.id === wanted) ?? pages[0];
+  if (!page) return say(result, 'This project has no pages.', 'error');
+  choosePage(pages, page);
+  const editor: Editor = {
+    client,
+    projectId,
+    page,
+    controls: byId<HTMLFieldSetElement>('edit-controls'),
+    result,
+    folder: null,
+    draft: null,
+    saved: null,
+    selected: null,
+    problems: null,
+    previewed: null,
+    lock: null,
+  };
+  await loadFolder(editor);
+  bindControls(editor);
+  const label = `${accountName ?? 'Someone'} on the editing screen`;
+  editor.lock = new LockKeeper(client, projectId, label, (state) => onLock(editor, state));
+  await editor.lock.start();
+}
+
+function choosePage(pages: readonly Page[], current: Page): void {
+  const select = byId<HTMLSelectElement>('page-select');
+  fill(
+    select,
+    pages.map((p) =>
+      h('option', { value: p.id, selected: p.id === current.id }, `${p.file} — ${p.title}`),
+    ),
+  );
+  select.addEventListener('change', () => {
+    const url = new URL(location.href);
+    url.searchParams.set('page', select.value);
+    location.assign(url.toString());
+  });
+}
+
+/** The project's saved folder, which the local checks judge the draft against. */
+async function loadFolder(editor: Editor): Promise<void> {
+  const lib = library();
+  const got = await lib.attempt(() => editor.client.v1.downloadFolder(editor.projectId));
+  if (!got.ok) return say(editor.result, describeFailure(got.failure), 'error');
+  editor.folder = lib.readSavedFolder(got.value.bytes).folder;
+}
+
+async function onLock(editor: Editor, state: LockState): Promise<void> {
+  const status = byId('lock-status');
+  status.className = `lock ${state.kind === 'held' ? 'held' : 'other'}`;
+  if (state.kind === 'held') {
+    status.textContent = 'You are editing this page; other clients see it read-only.';
+    if (!editor.draft) {
+      const opened = await library().SyncedDraft.open(editor.client.v1, editor.page.id);
+      if (!opened.ok) return say(editor.result, describeFailure(opened.failure), 'error');
+      editor.draft = opened.value;
+    }
+    editor.controls.disabled = false;
+  } else {
+    editor.draft = null;
+    editor.controls.disabled = true;
+    status.textContent = state.kind === 'other' ? heldBy(state.lock) : refusedText(state.failure);
+    showSaved(editor);
+  }
+  render(editor);
+}
+
+function heldBy(lock: { label: string; holder: { name: string }; expires_at: string }): string {
+  return `Read-only: “${lock.label}” (${lock.holder.name}) is editing this project. The editor opens here as soon as the lock is free.`;
+}
+
+function refusedText(failure: Failure): string {
+  if (failure.kind === 'http' && failure.status === 403)
+    return 'Read-only: your role in this project is viewer.';
+  return `Read-only: ${describeFailure(failure)}`;
+}
+
+/** The saved page (from the saved folder) while this tab cannot edit. */
+function showSaved(editor: Editor): void {
+  const bytes = editor.folder?.get(editor.page.file);
+  if (!bytes) return;
+  const html = new TextDecoder().decode(bytes);
+  const opened = library().Draft.open(html);
+  editor.saved = opened.ok ? { outline: opened.draft.outline(), html } : { outline: [], html };
+}
+
+function current(editor: Editor): { outline: Outline; html: string } | null {
+  if (editor.draft) return { outline: editor.draft.outline(), html: editor.draft.html() };
+  return editor.saved;
+}
+
+function render(editor: Editor): void {
+  const view = current(editor);
+  byId<HTMLButtonElement>('draft-undo').disabled = !editor.draft?.canUndo;
+  byId<HTMLButtonElement>('draft-redo').disabled = !editor.draft?.canRedo;
+  if (!view) return;
+  const onPage = (editor.problems?.violations ?? []).filter((v) => v.path === editor.page.file);
+  renderOutline(byId('outline'), {
+    outline: view.outline,
+    html: view.html,
+    problems: onPage,
+    selected: editor.selected,
+    onSelect: (entry) => select(editor, entry),
+  });
+  showProblems(editor, view.outline);
+  preview(editor, view.html);
+}
+
+function select(editor: Editor, entry: OutlineEntry): void {
+  editor.selected = entry.node;
+  useSelection(editor.controls, entry);
+  for (const button of byId('outline').querySelectorAll('button[data-node]'))
+    button.setAttribute(
+      'aria-pressed',
+      String(button.getAttribute('data-node') === String(entry.node)),
+    );
+}
+
+/** Posts the HTML to the preview route, whose answer the sandboxed frame shows. */
+function preview(editor: Editor, html: string): void {
+  if (editor.previewed === html) return;
+  editor.previewed = html;
+  const form = byId<HTMLFormElement>('preview-form');
+  (form.elements.namedItem('html') as HTMLInputElement).value = html;
+  form.submit();
+}
+
+function showProblems(editor: Editor, outline: Outline): void {
+  const section = byId('violations');
+  const report = editor.problems;
+  section.hidden = !report || report.violations.length === 0;
+  if (!report) return;
+  fill(
+    byId('violation-list'),
+    report.violations.map((v: Violation) => {
+      const entry = v.path === editor.page.file ? entryOf(outline, v.element) : undefined;
+      const show = entry
+        ? h(
+            'button',
+            { type: 'button', class: 'show-element', 'data-node': entry.node },
+            `Show @${entry.node}`,
+          )
+        : undefined;
+      show?.addEventListener('click', () => {
+        byId('outline')
+          .querySelector<HTMLButtonElement>(`button[data-node="${entry!.node}"]`)
+          ?.focus();
+      });
+      return violationItem(v, show ? h('span', {}, ' ', show) : undefined);
+    }),
+  );
+}
+
+function bindControls(editor: Editor): void {
+  for (const form of editor.controls.querySelectorAll<HTMLFormElement>('form.op-form')) {
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void applyForm(editor, form);
+    });
+  }
+  byId('draft-undo').addEventListener('click', () => void step(editor, 'undo'));
+  byId('draft-redo').addEventListener('click', () => void step(editor, 'redo'));
+  byId('save-page').addEventListener('click', () => void save(editor));
+}
+
+async function applyForm(editor: Editor, form: HTMLFormElement): Promise<void> {
+  const operation = operationOf(form);
+  if (!editor.draft || !operation) return;
+  const applied = await editor.draft.apply(operation);
+  if (!applied.ok) {
+    if (applied.failure.kind === 'refused') markRefusal(form, applied.failure.errors);
+    return failed(editor, applied.failure);
+  }
+  clearMarks(form);
+  const nodes = applied.value.nodes;
+  editor.selected = nodes.length ? Number(nodes[0]!.slice(1)) : editor.selected;
+  changed(editor, `Done (${operation.kind}): ${nodes.join(', ') || 'nothing new to show'}.`);
+}
+
+async function step(editor: Editor, direction: 'undo' | 'redo'): Promise<void> {
+  if (!editor.draft) return;
+  const moved = await (direction === 'undo' ? editor.draft.undo() : editor.draft.redo());
+  if (!moved.ok) return failed(editor, moved.failure);
+  changed(editor, direction === 'undo' ? 'Undone.' : 'Redone.');
+}
+
+/** After a change: re-run the local checks if problems are on show, so fixes show at once. */
+function changed(editor: Editor, message: string): void {
+  if (editor.problems && editor.draft && editor.folder) {
+    const report = editor.draft.validate(editor.folder);
+    editor.problems = library().blocksSave(report) ? report : null;
+  }
+  say(editor.result, message, 'ok');
+  render(editor);
+}
+
+async function save(editor: Editor): Promise<void> {
+  if (!editor.draft || !editor.folder) return;
+  const saved = await editor.draft.save({ folder: editor.folder });
+  if (!saved.ok) {
+    if (saved.failure.kind === 'checks') {
+      editor.problems = saved.failure.report;
+      byId('violations-source').textContent = saved.failure.local
+        ? 'Found by the checks in this browser before anything was sent.'
+        : 'The service refused the save (422).';
+      render(editor);
+      byId('violations').focus();
+    }
+    return failed(editor, saved.failure);
+  }
+  editor.problems = null;
+  await loadFolder(editor);
+  say(editor.result, `Saved as revision ${saved.value.revision}.`, 'ok');
+  render(editor);
+}
+
+function failed(editor: Editor, failure: Failure): void {
+  const prefix = failure.kind === 'refused' ? 'Refused here, nothing was sent: ' : '';
+  say(editor.result, prefix + describeFailure(failure), 'error');
+  // Another client took the lock: find out who, and turn read-only.
+  if (failure.kind === 'http' && failure.status === 423) void editor.lock?.renew();
+}

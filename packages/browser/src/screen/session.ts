@@ -1,0 +1,67 @@
+import type { Outcome } from '../result.js';
+import { fail, succeed } from '../result.js';
+import type { Problem } from '@galley/core';
+import { randomUuid } from '../uuid.js';
+
+/** The session's CSRF token, which the server puts in a meta element of every signed-in page. */
+export function csrfToken(): string {
+  return document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
+}
+
+const EDITOR_CLIENT_KEY = 'galley.editor-client';
+
+/**
+ * This tab's `X-Editor-Client`: one per tab, kept across reloads (sessionStorage), so a reload
+ * picks up its own lock and draft while another tab or browser is another client.
+ */
+export function editorClientId(): string {
+  const kept = sessionStorage.getItem(EDITOR_CLIENT_KEY);
+  if (kept && /^[A-Za-z0-9._:-]{1,64}$/.test(kept)) return kept;
+  const made = `screen-${randomUuid()}`;
+  sessionStorage.setItem(EDITOR_CLIENT_KEY, made);
+  return made;
+}
+
+/** A JSON request to the screen's own endpoints (`/auth/...`), with the CSRF header on writes. */
+export async function authRequest(
+  method: 'GET' | 'POST' | 'DELETE',
+  url: string,
+  body?: unknown,
+): Promise<Outcome<unknown>> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (method !== 'GET') headers['x-csrf-token'] = csrfToken();
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  } catch (error) {
+    return fail({ kind: 'network', message: error instanceof Error ? error.message : 'offline' });
+  }
+  const parsed = parseJson(await response.text());
+  if (response.ok) return succeed(parsed);
+  const problem = (parsed ?? {}) as Partial<Problem>;
+  return fail({
+    kind: 'http',
+    status: response.status,
+    problem: {
+      type: problem.type ?? 'about:blank',
+      title: problem.title ?? response.statusText,
+      status: response.status,
+      detail: problem.detail ?? '',
+      code: problem.code ?? 'http_error',
+    },
+  });
+}
+
+function parseJson(body: string): unknown {
+  try {
+    return body ? (JSON.parse(body) as unknown) : undefined;
+  } catch {
+    return undefined;
+  }
+}
