@@ -85,7 +85,7 @@ function buildFolder(): Map<string, Uint8Array> {
   pages.forEach((file, i) => folder.set(file, encoder.encode(page(i))));
   folder.set('css/base.css', encoder.encode('body { font: 16px sans-serif; }\n'));
   for (let i = 0; i < styleCount; i++) folder.set(`css/s${i}.css`, encoder.encode(style(i)));
-  for (let i = 0; i < imageCount; i++) folder.set(`img/i${i}.png`, png(300 + i, 200 + i, 24_000));
+  for (let i = 0; i < imageCount; i++) folder.set(`img/i${i}.png`, png(300 + i, 200 + i, 21_500));
   return folder;
 }
 

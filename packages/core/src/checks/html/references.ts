@@ -29,7 +29,7 @@ const loadingAttributes: ReadonlyMap<string, readonly string[]> = new Map([
   ['feImage', ['href', 'xlink:href']],
 ]);
 /** `<link rel>` values that fetch their `href`; other rels (canonical, alternate…) only point. */
-export const loadingRels: ReadonlySet<string> = new Set([
+const loadingRels: ReadonlySet<string> = new Set([
   'stylesheet',
   'icon',
   'apple-touch-icon',
@@ -48,7 +48,7 @@ const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 12 || c 
 const comma = 44;
 
 /** The URLs of a `srcset`, parsed as the HTML standard does (URL, then descriptors to a comma). */
-export function srcsetUrls(srcset: string): string[] {
+function srcsetUrls(srcset: string): string[] {
   const urls: string[] = [];
   const end = srcset.length;
   let at = 0;

@@ -22,7 +22,7 @@ function sniffIsoMedia(bytes: Uint8Array): string | undefined {
 }
 
 /** The binary format the content's signature names (format names of the media catalog). */
-export function sniffBinary(bytes: Uint8Array): string | undefined {
+function sniffBinary(bytes: Uint8Array): string | undefined {
   if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'jpeg';
   if (ascii(bytes, 0, 'GIF87a') || ascii(bytes, 0, 'GIF89a')) return 'gif';
@@ -46,7 +46,7 @@ export function sniffBinary(bytes: Uint8Array): string | undefined {
 const sameFamily = (a: string, b: string): boolean =>
   a === b || (['ttf', 'otf'].includes(a) && ['ttf', 'otf'].includes(b));
 
-export const textFormats: ReadonlySet<string> = new Set([
+const textFormats: ReadonlySet<string> = new Set([
   'html',
   'css',
   'js',
