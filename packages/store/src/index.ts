@@ -23,3 +23,6 @@ export {
 } from './accounts/tokens-repository.js';
 export type { NewSession, SessionCheck } from './accounts/sessions-repository.js';
 export { generatePassword } from './accounts/passwords.js';
+// Each domain's public types and helpers (its `src/<domain>/index.ts`): one line per domain.
+export * from './projects/index.js';
+export * from './assets/index.js';
