@@ -145,7 +145,9 @@ function readArchive(bytes: Uint8Array, limits: ZipLimits): ReadZipResult {
  * size. Never throws: an unreadable archive is an `archive.*` violation with an empty folder.
  */
 export function readZip(bytes: Uint8Array, options: ReadZipOptions = {}): ReadZipResult {
-  const limits: ZipLimits = { ...defaultZipLimits, ...options.limits };
+  // A limit given as undefined keeps its default rather than switching the check off.
+  const given = Object.entries(options.limits ?? {}).filter(([, value]) => value !== undefined);
+  const limits: ZipLimits = { ...defaultZipLimits, ...Object.fromEntries(given) };
   try {
     return readArchive(bytes, limits);
   } catch {

@@ -104,8 +104,13 @@ export function refuseDuplicates(candidates: readonly Candidate[]): void {
   for (const candidate of named) {
     const name = candidate.record.name ?? '';
     const key = collisionKey(isDirectoryName(name) ? name.slice(0, -1) : name);
-    if (candidate.kind === 'directory') folders.add(key);
-    else files.set(key, [...(files.get(key) ?? []), candidate]);
+    if (candidate.kind === 'directory') {
+      folders.add(key);
+    } else {
+      const claimants = files.get(key);
+      if (claimants === undefined) files.set(key, [candidate]);
+      else claimants.push(candidate);
+    }
     for (let slash = key.indexOf('/'); slash !== -1; slash = key.indexOf('/', slash + 1)) {
       folders.add(key.slice(0, slash));
     }

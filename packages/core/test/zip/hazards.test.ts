@@ -172,6 +172,11 @@ describe('archive limits', () => {
     expect(codes(r)).toEqual(['limits.archive_size ']);
   });
 
+  it('keeps the default for a limit given as undefined', () => {
+    const r = readZip(ratioBomb(4 * MiB), { limits: { maxRatio: undefined } });
+    expect(codes(r)).toEqual(['limits.ratio zeros.bin']);
+  });
+
   it('applies the ratio limit only above its minimum size', () => {
     const small = craftZip([{ name: 's.txt', content: new Uint8Array(100 * 1024), method: 8 }]);
     expect(readZip(small).violations).toEqual([]);
