@@ -1,9 +1,65 @@
-// Placeholder for the editing interface (/api/v1): its owner replaces this file.
+// The editing interface (/api/v1): every endpoint of editing-api-v1.md with the rules of
+// decisions.md §1–§4 and §8. Routes are thin (read, call a service or repository, answer);
+// the services hold what outlives a request: parsed drafts and revision states in memory.
+import { defaultZipLimits } from '@galley/core';
 import type { Router } from 'express';
 import type { ApiDeps } from '../deps.js';
 import { ApiRouter } from '../openapi/api-router.js';
+import type { V1Context } from './context.js';
+import { confirmationRoutes } from './routes/confirmations.js';
+import { draftRoutes } from './routes/drafts.js';
+import { folderRoutes } from './routes/folder.js';
+import { historyRoutes } from './routes/history.js';
+import { lockRoutes } from './routes/lock.js';
+import { memberRoutes } from './routes/members.js';
+import { projectRoutes } from './routes/projects.js';
+import { DraftService } from './services/draft-service.js';
+import { FolderFiles } from './services/folder-files.js';
+import { ProjectChanges } from './services/project-changes.js';
+import { RevisionStates } from './services/revision-states.js';
+import { SaveService } from './services/save-service.js';
+import { Urls } from './urls.js';
 
-export function v1Router(deps: ApiDeps): Router {
-  return new ApiRouter({ registry: deps.registry, jsonLimitBytes: deps.config.jsonLimitBytes })
-    .router;
+const MiB = 1024 * 1024;
+
+/** Memory the editing interface may hold in its caches (each is an LRU bounded by bytes). */
+export interface V1Memory {
+  draftBytes: number;
+  fileBytes: number;
+  stateBytes: number;
+}
+
+export const defaultV1Memory: V1Memory = {
+  draftBytes: 256 * MiB,
+  fileBytes: 128 * MiB,
+  stateBytes: 32 * MiB,
+};
+
+export function v1Router(deps: ApiDeps, memory: V1Memory = defaultV1Memory): Router {
+  const { store, clock, config } = deps;
+  const files = new FolderFiles(store.bytes, memory.fileBytes);
+  const states = new RevisionStates(store, memory.stateBytes);
+  const changes = new ProjectChanges(store, states, files);
+  const drafts = new DraftService({ store, states, files, cacheBytes: memory.draftBytes });
+  const ctx: V1Context = {
+    store,
+    clock,
+    urls: new Urls(config.baseUrl),
+    states,
+    files,
+    changes,
+    drafts,
+    jsonLimitBytes: config.jsonLimitBytes,
+    maxZipBytes: defaultZipLimits.maxArchiveBytes,
+  };
+  const saves = new SaveService({ store, drafts, changes, files, clock });
+  const api = new ApiRouter({ registry: deps.registry, jsonLimitBytes: config.jsonLimitBytes });
+  projectRoutes(api, ctx);
+  folderRoutes(api, ctx);
+  memberRoutes(api, ctx);
+  lockRoutes(api, ctx);
+  draftRoutes(api, ctx, saves);
+  historyRoutes(api, ctx);
+  confirmationRoutes(api, ctx);
+  return api.router;
 }

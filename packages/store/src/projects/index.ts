@@ -21,6 +21,7 @@ export function projectRepositories(scope: RepoScope) {
 export type {
   ProjectRecord,
   ProjectAccess,
+  PageAccess,
   ProjectCursor,
   ProjectRole,
 } from './projects-repository.js';

@@ -23,6 +23,11 @@ export interface ProjectAccess {
   role: ProjectRole;
 }
 
+/** A page id with its file, its project and the account's role there. */
+export interface PageAccess extends ProjectAccess {
+  page: { id: string; file: string };
+}
+
 /** Where a listing continues: after this (created_at, id), newest first. */
 export interface ProjectCursor {
   createdAt: string;
@@ -113,6 +118,24 @@ export class ProjectsRepository {
       .where('m.account_number', '=', accountNumber)
       .executeTakeFirst();
     return row ? { project: toProject(row), role: row.role as ProjectRole } : null;
+  }
+
+  /** The page's project and the account's role in it, or null when absent or not a member. */
+  async pageAccess(pageId: string, accountNumber: number): Promise<PageAccess | null> {
+    const row = await this.#scope.db
+      .selectFrom('project_pages as pg')
+      .innerJoin('projects as p', 'p.id', 'pg.project_id')
+      .innerJoin('project_members as m', 'm.project_id', 'p.id')
+      .select([...PROJECT_COLUMNS, 'm.role', 'pg.file'])
+      .where('pg.id', '=', pageId)
+      .where('m.account_number', '=', accountNumber)
+      .executeTakeFirst();
+    if (!row) return null;
+    return {
+      project: toProject(row),
+      role: row.role as ProjectRole,
+      page: { id: pageId, file: row.file },
+    };
   }
 
   /** The account's projects, newest first, `limit` of them after `after`. */

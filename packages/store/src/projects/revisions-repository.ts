@@ -31,6 +31,8 @@ export interface RecordRevision {
   byName: string;
   pageId?: string | null;
   commitId?: string | null;
+  /** The time of the entry (default: now). */
+  at?: string;
   step: StepEffect;
 }
 
@@ -61,7 +63,7 @@ export class RevisionsRepository {
       current.revision > 0 ? await this.state(input.projectId, current.revision) : null;
     const manifest = nextManifest(input.state.files, previous?.manifest ?? null, revision);
     const contentDigest = contentDigestOf(input.state.files);
-    const at = isoTime(clock.now());
+    const at = input.at ?? isoTime(clock.now());
     await this.ensurePageIds(
       input.projectId,
       input.state.pages.map((p) => p.file),

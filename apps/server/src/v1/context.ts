@@ -1,0 +1,21 @@
+import type { Clock, Store } from '@galley/store';
+import type { DraftService } from './services/draft-service.js';
+import type { FolderFiles } from './services/folder-files.js';
+import type { ProjectChanges } from './services/project-changes.js';
+import type { RevisionStates } from './services/revision-states.js';
+import type { Urls } from './urls.js';
+
+/** What the editing interface's routes are built on. */
+export interface V1Context {
+  store: Store;
+  clock: Clock;
+  urls: Urls;
+  states: RevisionStates;
+  files: FolderFiles;
+  changes: ProjectChanges;
+  drafts: DraftService;
+  /** Largest JSON body accepted (413 beyond). */
+  jsonLimitBytes: number;
+  /** Largest folder ZIP accepted (413 beyond, counted while streaming). */
+  maxZipBytes: number;
+}

@@ -1,0 +1,114 @@
+// The answer bodies of the editing interface, exactly as editing-api-v1.md and decisions.md
+// name their fields. Store records in, JSON out; nothing here reads or writes anything.
+import { findMedium } from '@galley/core';
+import type { v1 } from '@galley/core';
+import type { z } from 'zod';
+import type {
+  ConfirmationRecord,
+  HistoryEntryRecord,
+  LockRecord,
+  MemberRecord,
+  ProjectAccess,
+  RevisionState,
+} from './store-types.js';
+import type { Urls } from './urls.js';
+
+type Out<S extends z.ZodType> = z.output<S>;
+
+export const LOCK_TTL_SECONDS = 60;
+
+export function projectBody(urls: Urls, { project, role }: ProjectAccess): Out<typeof v1.Project> {
+  return {
+    id: project.id,
+    title: project.title,
+    media: project.media,
+    medium: findMedium(project.media)?.label ?? project.media.id,
+    role,
+    owner: role === 'owner',
+    pages: project.pageCount,
+    revision: project.revision,
+    created_at: project.createdAt,
+    updated_at: project.updatedAt,
+    url: urls.projectPath(project.id),
+    editor_url: urls.editor(project.id),
+    folder_url: urls.folder(project.id),
+  };
+}
+
+export function pageItems(
+  state: RevisionState,
+  pageIds: ReadonlyMap<string, string>,
+): Out<typeof v1.Page>[] {
+  return state.pages.map((page) => {
+    const file = state.manifest.get(page.file);
+    return {
+      id: pageIds.get(page.file) ?? '',
+      file: page.file,
+      title: page.title,
+      public_url: page.public_url,
+      size: file?.size ?? 0,
+      sha256: file?.sha256 ?? '',
+      revision: file?.revision ?? state.revision,
+    };
+  });
+}
+
+export function memberBody(member: MemberRecord): Out<typeof v1.Member> {
+  return {
+    id: String(member.accountNumber),
+    name: member.name,
+    email: member.email,
+    role: member.role,
+  };
+}
+
+export function lockBody(lock: LockRecord): Out<typeof v1.Lock> {
+  return {
+    kind: lock.kind,
+    label: lock.label,
+    holder: { name: lock.holderName },
+    acquired_at: lock.acquiredAt,
+    expires_at: lock.expiresAt,
+    ttl_seconds: LOCK_TTL_SECONDS,
+  };
+}
+
+/** The `lock` of a 423: who holds it and until when. */
+export function heldLockBody(lock: LockRecord): Out<typeof v1.HeldLock> {
+  return {
+    kind: lock.kind,
+    label: lock.label,
+    holder: { name: lock.holderName },
+    expires_at: lock.expiresAt,
+  };
+}
+
+export function historyEntryBody(entry: HistoryEntryRecord): Out<typeof v1.HistoryEntry> {
+  return {
+    revision: entry.revision,
+    kind: entry.kind,
+    ...(entry.page ? { page: entry.page } : {}),
+    summary: entry.summary,
+    by: { name: entry.byName },
+    at: entry.at,
+    ...(entry.commitId ? { commit_id: entry.commitId } : {}),
+  };
+}
+
+export function confirmationBody(
+  urls: Urls,
+  confirmation: ConfirmationRecord,
+  current: RevisionState,
+): Out<typeof v1.Confirmation> {
+  return {
+    id: confirmation.id,
+    version: confirmation.version,
+    revision: confirmation.revision,
+    sha256: confirmation.sha256,
+    note: confirmation.note,
+    confirmed_at: confirmation.confirmedAt,
+    confirmed_by: { name: confirmation.byName },
+    download_url: urls.folderVersion(confirmation.projectId, confirmation.version),
+    has_unconfirmed_changes: current.contentDigest !== confirmation.contentDigest,
+  };
+}

@@ -1,0 +1,47 @@
+import type { CheckReport } from '@galley/core';
+import { HttpProblem } from '../http/problem.js';
+
+/** The editing interface's own refusals: status and title per stable code. */
+export const V1_PROBLEMS = {
+  not_found: [404, 'Not found'],
+  no_confirmation: [404, 'No confirmed version yet'],
+  forbidden: [403, 'Not allowed with this role'],
+  owner_required: [403, 'Only an owner may do this'],
+  confirmation_requires_person: [403, 'Only a person on the editing screen may confirm'],
+  lock_held: [423, 'Another client is editing'],
+  unknown_account: [422, 'No such account'],
+  last_owner: [422, 'The project needs an owner'],
+  folder_check_failed: [422, 'The folder does not satisfy the contract'],
+  lock_required: [409, 'Take the lock first'],
+  stale_draft_token: [409, 'The draft token is not the newest one'],
+  revision_conflict: [409, 'The saved version changed'],
+  nothing_to_undo: [409, 'Nothing to undo'],
+  nothing_to_redo: [409, 'Nothing to redo'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type V1ProblemCode = keyof typeof V1_PROBLEMS;
+
+export function v1Problem(
+  code: V1ProblemCode,
+  detail: string,
+  extras?: Record<string, unknown>,
+): HttpProblem {
+  const [status, title] = V1_PROBLEMS[code];
+  return new HttpProblem({ status, code, title, detail, ...(extras ? { extras } : {}) });
+}
+
+/** 422 with the check report: `checks`, `violations` and `contracts`. */
+export function folderCheckFailed(report: CheckReport): HttpProblem {
+  const failed = Object.entries(report.checks)
+    .filter(([, outcome]) => outcome === 'failed')
+    .map(([name]) => name);
+  return v1Problem('folder_check_failed', `Failed checks: ${failed.join(', ') || 'none'}.`, {
+    checks: report.checks,
+    violations: report.violations,
+    contracts: report.contracts,
+  });
+}
+
+export function isFailed(report: CheckReport): boolean {
+  return Object.values(report.checks).includes('failed');
+}

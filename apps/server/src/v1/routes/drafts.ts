@@ -1,0 +1,149 @@
+import { v1 } from '@galley/core';
+import type { Request } from 'express';
+import type { ApiRouter } from '../../openapi/api-router.js';
+import { holderOf, pageFor, refuseForeignLock, requireOwnLock } from '../access.js';
+import type { V1Context } from '../context.js';
+import { v1Problem } from '../problems.js';
+import { PageParams } from '../schemas.js';
+import type { SaveService } from '../services/save-service.js';
+import { writeResponses } from './projects.js';
+
+const tags = ['Page editing'];
+const conflict = {
+  description:
+    '`lock_required`, `stale_draft_token`, `revision_conflict`, `nothing_to_undo`/`redo`',
+};
+
+/** Steps 2 to 4 of the editing flow: drafts, operations, draft undo/redo, save. */
+export function draftRoutes(api: ApiRouter, ctx: V1Context, saves: SaveService): void {
+  /** 404 → 403 → 423 → 400, shared by every page-editing request. */
+  const editing = async (req: Request, pageId: string) => {
+    const access = await pageFor(ctx, req, pageId, 'edit');
+    const lock = await refuseForeignLock(ctx, req, access);
+    const holder = holderOf(req, access.auth);
+    return { access, lock, holder };
+  };
+
+  api.route(
+    {
+      method: 'get',
+      path: '/pages/{page}/draft',
+      summary: 'Open the caller’s draft of the page (or return the open one)',
+      tags,
+      editorClient: true,
+      params: PageParams,
+      responses: writeResponses({
+        200: { description: 'The draft with its newest token', schema: v1.DraftAnswer },
+        409: conflict,
+      }),
+    },
+    async ({ req, res, params }) => {
+      const { access, lock, holder } = await editing(req, params.page);
+      requireOwnLock(lock, holder);
+      res.json(await ctx.drafts.exclusive(access, holder, () => ctx.drafts.open(access, holder)));
+    },
+  );
+
+  api.route(
+    {
+      method: 'delete',
+      path: '/pages/{page}/draft',
+      summary: 'Discard the caller’s draft of the page',
+      tags,
+      editorClient: true,
+      params: PageParams,
+      responses: writeResponses({ 204: { description: 'Discarded (or there was none)' } }),
+    },
+    async ({ req, res, params }) => {
+      const { access, holder } = await editing(req, params.page);
+      await ctx.drafts.exclusive(access, holder, () => ctx.drafts.discard(access, holder));
+      res.status(204).end();
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/pages/{page}/operations',
+      summary: 'Apply one operation to the draft (not checked; checks run at save)',
+      tags,
+      editorClient: true,
+      params: PageParams,
+      body: v1.OperationRequest,
+      responses: writeResponses({
+        200: { description: 'The new draft token and what changed', schema: v1.OperationAnswer },
+        409: conflict,
+      }),
+    },
+    async ({ req, res, params, body }) => {
+      const { access, lock, holder } = await editing(req, params.page);
+      const request = await body();
+      requireOwnLock(lock, holder);
+      res.json(
+        await ctx.drafts.exclusive(access, holder, () =>
+          ctx.drafts.operate(access, holder, request),
+        ),
+      );
+    },
+  );
+
+  for (const direction of ['undo', 'redo'] as const) {
+    api.route(
+      {
+        method: 'post',
+        path: `/pages/{page}/draft/${direction}`,
+        summary: `${direction === 'undo' ? 'Undo' : 'Redo'} one operation of the draft (no body)`,
+        tags,
+        editorClient: true,
+        params: PageParams,
+        responses: writeResponses({
+          200: { description: 'Answered like an operation', schema: v1.OperationAnswer },
+          409: conflict,
+        }),
+      },
+      async ({ req, res, params }) => {
+        const { access, lock, holder } = await editing(req, params.page);
+        requireOwnLock(lock, holder);
+        res.json(
+          await ctx.drafts.exclusive(access, holder, () =>
+            ctx.drafts.move(access, holder, direction),
+          ),
+        );
+      },
+    );
+  }
+
+  api.route(
+    {
+      method: 'put',
+      path: '/pages/{page}/operations',
+      summary: 'Save the draft as a new revision (the checks must pass)',
+      tags,
+      editorClient: true,
+      params: PageParams,
+      body: v1.SaveRequest,
+      responses: writeResponses({
+        200: { description: 'The saved revision', schema: v1.Saved },
+        409: conflict,
+        422: {
+          description: 'Invalid body (`errors`), or the checks fail (`checks`, `violations`)',
+        },
+      }),
+    },
+    async ({ req, res, params, body }) => {
+      const { access, lock, holder } = await editing(req, params.page);
+      const request = await body();
+      const saved = await ctx.drafts.exclusive(access, holder, async () => {
+        const replay = await saves.replay(access, request.commit_id);
+        if (replay) return replay;
+        requireOwnLock(lock, holder);
+        const row = await ctx.drafts.row(access, holder);
+        if (row.token !== request.draft_token) {
+          throw v1Problem('stale_draft_token', 'Save with the newest draft token.');
+        }
+        return saves.save(access, access.auth.account, row, request);
+      });
+      res.json(saved);
+    },
+  );
+}

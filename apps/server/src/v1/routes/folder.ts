@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import { PageQuery, v1 } from '@galley/core';
+import type { Response } from 'express';
+import { z } from 'zod';
+import type { ApiRouter } from '../../openapi/api-router.js';
+import { holderOf, projectFor, refuseForeignLock } from '../access.js';
+import type { V1Context } from '../context.js';
+import { pageItems, projectBody } from '../present.js';
+import { folderCheckFailed, v1Problem } from '../problems.js';
+import { ProjectParams, VersionParams } from '../schemas.js';
+import { intakeZip } from '../services/folder-state.js';
+import { readZipUpload, zipUploadBody } from '../upload.js';
+import { decodeCursor, encodeCursor } from '../urls.js';
+import { notFound, writeResponses } from './projects.js';
+
+const tags = ['Folders'];
+const zipResponse = (description: string) => ({
+  description,
+  contentType: 'application/zip',
+  schema: z.string().meta({ format: 'binary' }),
+  headers: {
+    'X-Content-SHA256': { description: 'Lower-case hex SHA-256 of the ZIP' },
+    ETag: { description: 'The same digest, quoted' },
+  },
+});
+const OffsetCursor = z.strictObject({ o: z.number().int().min(1) });
+
+/** Folder export and replacement, confirmed versions' ZIPs, and the page list. */
+export function folderRoutes(api: ApiRouter, ctx: V1Context): void {
+  api.route(
+    {
+      method: 'get',
+      path: '/projects/{id}/folder',
+      summary: 'The current saved folder as a deterministic ZIP',
+      tags,
+      params: ProjectParams,
+      responses: { 200: zipResponse('The folder'), 404: notFound },
+    },
+    async ({ req, res, params }) => {
+      const { project } = await projectFor(ctx, req, params.id, 'read');
+      const state = await ctx.states.get(project.id, project.revision);
+      const zip = ctx.files.zip(await ctx.files.folder(state.manifest));
+      sendZip(res, zip, sha256Of(zip), `${project.id}-r${project.revision}.zip`);
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/projects/{id}/folder/{version}',
+      summary: 'The exact ZIP bytes of a confirmed version',
+      tags,
+      params: VersionParams,
+      responses: { 200: zipResponse('The confirmed ZIP'), 404: notFound },
+    },
+    async ({ req, res, params }) => {
+      const { project } = await projectFor(ctx, req, params.id, 'read');
+      const confirmation = await ctx.store.confirmations.byVersion(project.id, params.version);
+      if (!confirmation) throw v1Problem('not_found', `No confirmed version ${params.version}.`);
+      const zip = await ctx.files.file(confirmation.sha256);
+      sendZip(res, zip, confirmation.sha256, `${project.id}-v${confirmation.version}.zip`);
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/projects/{id}/folder',
+      summary: 'Replace the contents with a folder (one history entry, kind `folder`)',
+      tags,
+      editorClient: true,
+      params: ProjectParams,
+      requestBody: zipUploadBody,
+      responses: writeResponses({
+        200: { description: 'The project; `site` for a plain site', schema: v1.CreatedProject },
+        413: { description: 'The ZIP is too large' },
+      }),
+    },
+    async ({ req, res, params }) => {
+      const access = await projectFor(ctx, req, params.id, 'edit');
+      await refuseForeignLock(ctx, req, access);
+      holderOf(req, access.auth);
+      const intake = intakeZip(await readZipUpload(req, ctx.maxZipBytes));
+      if (!intake.ok) throw folderCheckFailed(intake.report);
+      await ctx.changes.replaceFolder(params.id, access.auth.account, intake.folder);
+      const body = projectBody(ctx.urls, await projectFor(ctx, req, params.id, 'read'));
+      res.json(intake.site ? { ...body, site: intake.site } : body);
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/projects/{id}/pages',
+      summary: 'Pages of the current revision, in project.json order',
+      tags,
+      params: ProjectParams,
+      query: PageQuery,
+      responses: { 200: { description: 'A page of pages', schema: v1.PageList }, 404: notFound },
+    },
+    async ({ req, res, params, query }) => {
+      const { project } = await projectFor(ctx, req, params.id, 'read');
+      const { per_page, page } = query();
+      const offset = decodeCursor(OffsetCursor, page)?.o ?? 0;
+      const state = await ctx.states.get(project.id, project.revision);
+      const items = pageItems(state, await ctx.store.projectRevisions.pageIds(project.id));
+      const end = offset + per_page;
+      res.json({
+        pages: items.slice(offset, end),
+        next_page_url: ctx.urls.nextPage(
+          `/projects/${project.id}/pages`,
+          per_page,
+          end < items.length ? encodeCursor({ o: end }) : null,
+        ),
+      });
+    },
+  );
+}
+
+function sha256Of(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+function sendZip(res: Response, zip: Uint8Array, sha256: string, filename: string): void {
+  res
+    .status(200)
+    .set({
+      'Content-Type': 'application/zip',
+      'Content-Disposition': `attachment; filename="${filename}"`,
+      'X-Content-SHA256': sha256,
+      ETag: `"${sha256}"`,
+    })
+    .send(Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength));
+}

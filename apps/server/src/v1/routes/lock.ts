@@ -1,0 +1,59 @@
+import { v1 } from '@galley/core';
+import type { ApiRouter } from '../../openapi/api-router.js';
+import { holderOf, lockHeld, projectFor, refuseForeignLock } from '../access.js';
+import type { V1Context } from '../context.js';
+import { LOCK_TTL_SECONDS, lockBody } from '../present.js';
+import { ProjectParams } from '../schemas.js';
+import { writeResponses } from './projects.js';
+
+const tags = ['Page editing'];
+
+/** The project lock: held by (account, X-Editor-Client), kept by renewing within 60 s. */
+export function lockRoutes(api: ApiRouter, ctx: V1Context): void {
+  api.route(
+    {
+      method: 'put',
+      path: '/projects/{id}/lock',
+      summary: 'Take or renew the lock (renew within 60 seconds to keep it)',
+      tags,
+      editorClient: true,
+      params: ProjectParams,
+      body: v1.PutLock,
+      responses: writeResponses({ 200: { description: 'The lock', schema: v1.LockAnswer } }),
+    },
+    async ({ req, res, params, body }) => {
+      const access = await projectFor(ctx, req, params.id, 'edit');
+      await refuseForeignLock(ctx, req, access);
+      const holder = holderOf(req, access.auth);
+      const { kind, label } = await body();
+      const taken = await ctx.store.projectLocks.acquire({
+        projectId: params.id,
+        holder,
+        kind,
+        label,
+        ttlSeconds: LOCK_TTL_SECONDS,
+      });
+      if (!taken.ok) throw lockHeld(taken.held);
+      res.json({ lock: lockBody(taken.lock) });
+    },
+  );
+
+  api.route(
+    {
+      method: 'delete',
+      path: '/projects/{id}/lock',
+      summary: 'Release the lock (by its holder)',
+      tags,
+      editorClient: true,
+      params: ProjectParams,
+      responses: writeResponses({ 204: { description: 'Released (or there was none)' } }),
+    },
+    async ({ req, res, params }) => {
+      const access = await projectFor(ctx, req, params.id, 'edit');
+      await refuseForeignLock(ctx, req, access);
+      const released = await ctx.store.projectLocks.release(params.id, holderOf(req, access.auth));
+      if (!released.ok) throw lockHeld(released.held);
+      res.status(204).end();
+    },
+  );
+}

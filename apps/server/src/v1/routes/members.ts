@@ -1,0 +1,102 @@
+import { v1 } from '@galley/core';
+import type { ApiRouter } from '../../openapi/api-router.js';
+import { holderOf, projectFor, refuseForeignLock, requireRole } from '../access.js';
+import type { V1Context } from '../context.js';
+import { memberBody } from '../present.js';
+import { v1Problem } from '../problems.js';
+import { MemberParams, ProjectParams } from '../schemas.js';
+import { notFound, writeResponses } from './projects.js';
+
+const tags = ['Members'];
+
+/** Members: any member reads; an owner changes; anyone may leave; one owner always stays. */
+export function memberRoutes(api: ApiRouter, ctx: V1Context): void {
+  const list = async (projectId: string) => ({
+    members: (await ctx.store.projectMembers.list(projectId)).map(memberBody),
+  });
+
+  api.route(
+    {
+      method: 'get',
+      path: '/projects/{id}/members',
+      summary: 'Members with their roles',
+      tags,
+      params: ProjectParams,
+      responses: { 200: { description: 'The members', schema: v1.Members }, 404: notFound },
+    },
+    async ({ req, res, params }) => {
+      await projectFor(ctx, req, params.id, 'read');
+      res.json(await list(params.id));
+    },
+  );
+
+  api.route(
+    {
+      method: 'put',
+      path: '/projects/{id}/members',
+      summary: 'Make an existing account a member, or change its role (owner only)',
+      tags,
+      editorClient: true,
+      params: ProjectParams,
+      body: v1.PutMember,
+      responses: writeResponses({ 200: { description: 'The members', schema: v1.Members } }),
+    },
+    async ({ req, res, params, body }) => {
+      const access = await projectFor(ctx, req, params.id, 'owner');
+      await refuseForeignLock(ctx, req, access);
+      holderOf(req, access.auth);
+      const { email, role } = await body();
+      const account = await ctx.store.accounts.findByEmail(email);
+      if (!account) {
+        throw v1Problem('unknown_account', 'Only an existing account can be made a member.', {
+          errors: { email: ['no account has this e-mail address'] },
+        });
+      }
+      const changed = await ctx.store.transaction(async (tx) => {
+        await tx.projects.lockRow(params.id);
+        return tx.projectMembers.put(params.id, account.accountNumber, role);
+      });
+      if (!changed.ok) throw lastOwner();
+      res.json(await list(params.id));
+    },
+  );
+
+  api.route(
+    {
+      method: 'delete',
+      path: '/projects/{id}/members/{user}',
+      summary: 'Remove a member (an owner: anyone; others: only themselves)',
+      tags,
+      editorClient: true,
+      params: MemberParams,
+      responses: writeResponses({
+        200: {
+          description: 'The members; null when the caller removed itself',
+          schema: v1.Members,
+        },
+      }),
+    },
+    async ({ req, res, params }) => {
+      const access = await projectFor(ctx, req, params.id, 'read');
+      const user = Number(params.user);
+      const self = user === access.auth.account.accountNumber;
+      if (!self) requireRole(access, 'owner');
+      await refuseForeignLock(ctx, req, access);
+      holderOf(req, access.auth);
+      const removed = await ctx.store.transaction(async (tx) => {
+        await tx.projects.lockRow(params.id);
+        return tx.projectMembers.remove(params.id, user);
+      });
+      if (!removed.ok) {
+        if (removed.code === 'not_member') throw v1Problem('not_found', 'No such member.');
+        throw lastOwner();
+      }
+      res.json(self ? { members: null } : await list(params.id));
+    },
+  );
+}
+
+const lastOwner = () =>
+  v1Problem('last_owner', 'The project must keep at least one owner.', {
+    errors: { role: ['the last owner cannot be lowered or removed'] },
+  });

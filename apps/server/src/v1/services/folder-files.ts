@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+import { deflateRawSync } from 'node:zlib';
+import { writeZip } from '@galley/core';
+import type { Folder } from '@galley/core';
+import type { ByteStore } from '@galley/store';
+import type { FileEntry } from '../store-types.js';
+import { WeightedLru } from './lru.js';
+
+/** The fixed level of every ZIP the service writes: the same folder gives the same bytes. */
+const deflate = (data: Uint8Array): Uint8Array => deflateRawSync(data, { level: 6 });
+const PARALLEL_PUTS = 8;
+
+/**
+ * Folder files in the content-addressed byte store, with recently read contents kept in memory
+ * (safe to keep: a content's name is its hash, so it never changes).
+ */
+export class FolderFiles {
+  readonly #bytes: ByteStore;
+  readonly #cache: WeightedLru<string, Uint8Array>;
+
+  constructor(bytes: ByteStore, cacheBytes: number) {
+    this.#bytes = bytes;
+    this.#cache = new WeightedLru(cacheBytes);
+  }
+
+  async file(sha256: string): Promise<Uint8Array> {
+    const cached = this.#cache.get(sha256);
+    if (cached) return cached;
+    const stream = await this.#bytes.read(sha256);
+    if (!stream) throw new Error(`content ${sha256} is missing from the byte store`);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    const bytes = new Uint8Array(Buffer.concat(chunks));
+    this.#cache.set(sha256, bytes, bytes.byteLength);
+    return bytes;
+  }
+
+  /** The whole folder of a manifest, in memory. */
+  async folder(manifest: ReadonlyMap<string, FileEntry>): Promise<Map<string, Uint8Array>> {
+    const entries = [...manifest];
+    const out = new Map<string, Uint8Array>();
+    await inBatches(entries, PARALLEL_PUTS, async ([path, entry]) => {
+      out.set(path, await this.file(entry.sha256));
+    });
+    return new Map([...out].sort(([a], [b]) => (a < b ? -1 : 1)));
+  }
+
+  /** Stores every file (contents already present are not written again). */
+  async store(folder: Folder): Promise<Map<string, FileEntry>> {
+    const files = new Map<string, FileEntry>();
+    await inBatches([...folder], PARALLEL_PUTS, async ([path, bytes]) => {
+      files.set(path, await this.put(bytes));
+    });
+    return files;
+  }
+
+  async put(bytes: Uint8Array): Promise<FileEntry> {
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    if (!(await this.#bytes.has(sha256))) {
+      const put = await this.#bytes.put([bytes]);
+      if (!put.ok) throw new Error('the byte store refused a folder file');
+    }
+    this.#cache.set(sha256, bytes, bytes.byteLength);
+    return { sha256, size: bytes.byteLength };
+  }
+
+  /** The folder as the service's deterministic ZIP. */
+  zip(folder: Folder): Uint8Array {
+    return writeZip(folder, { deflate });
+  }
+}
+
+async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<void>) {
+  for (let i = 0; i < items.length; i += size) {
+    await Promise.all(items.slice(i, i + size).map(fn));
+  }
+}

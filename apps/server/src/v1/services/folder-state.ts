@@ -1,0 +1,95 @@
+import { checkFolder, checkZip, convertSite, isPlainSite, isZip, readZip } from '@galley/core';
+import type { CheckReport, Folder, v1 } from '@galley/core';
+import type { z } from 'zod';
+import type { FileEntry, FolderState, PageEntry } from '../store-types.js';
+import { isFailed } from '../problems.js';
+
+type SiteReport = z.infer<typeof v1.SiteReport>;
+
+/** An uploaded ZIP, judged: a project folder (with `site` when converted) or the 422 report. */
+export type Intake =
+  { ok: true; folder: Folder; site?: SiteReport } | { ok: false; report: CheckReport };
+
+/**
+ * Rule 1 and 2 of the Projects endpoints: a ZIP with `index.html` and no `project.json` is a
+ * plain site, converted; anything else must be a project folder passing every check. Bytes that
+ * are not a ZIP fail the `archive` check.
+ */
+export function intakeZip(bytes: Uint8Array): Intake {
+  if (!isZip(bytes)) return { ok: false, report: checkZip(bytes) };
+  const read = readZip(bytes);
+  if (isPlainSite(read.folder)) {
+    const converted = convertSite(read.folder, { preViolations: read.violations });
+    if (!converted.ok) return { ok: false, report: converted.report };
+    // The conversion promises a folder that passes: checked again, never trusted blindly.
+    const report = checkFolder(converted.folder);
+    return isFailed(report)
+      ? { ok: false, report }
+      : { ok: true, folder: converted.folder, site: converted.site };
+  }
+  const report = checkZip(bytes);
+  return isFailed(report) ? { ok: false, report } : { ok: true, folder: read.folder };
+}
+
+interface ProjectJson {
+  title: string;
+  media: { id: string; version: number };
+  pages: PageEntry[];
+}
+
+/**
+ * What a checked folder says about itself: title, medium and pages from project.json; a page
+ * whose entry has no title takes its `<title>` (decisions §8).
+ */
+export function folderStateOf(folder: Folder, files: ReadonlyMap<string, FileEntry>): FolderState {
+  const project = JSON.parse(text(folder.get('project.json'))) as ProjectJson;
+  const pages = project.pages.map((page) => ({
+    file: page.file,
+    title: page.title.trim() || titleOf(text(folder.get(page.file))),
+    public_url: page.public_url,
+  }));
+  return {
+    title: project.title,
+    media: { id: project.media.id, version: project.media.version },
+    pages,
+    files,
+  };
+}
+
+/** project.json with a new title, every other member kept. */
+export function renamedProjectJson(bytes: Uint8Array, title: string): Uint8Array {
+  const value = JSON.parse(text(bytes)) as Record<string, unknown>;
+  return new TextEncoder().encode(`${JSON.stringify({ ...value, title }, null, 2)}\n`);
+}
+
+function text(bytes: Uint8Array | undefined): string {
+  return new TextDecoder().decode(bytes ?? new Uint8Array());
+}
+
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+};
+
+/** The text of the first <title>, white space collapsed, common character references decoded. */
+export function titleOf(html: string): string {
+  const match = /<title\b[^>]*>([\s\S]*?)<\/title\s*>/i.exec(html);
+  if (!match) return '';
+  return match[1]!
+    .replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name: string) => {
+      if (name[0] === '#') {
+        const code =
+          name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1));
+        return Number.isFinite(code) && code > 0 && code <= 0x10ffff
+          ? String.fromCodePoint(code)
+          : whole;
+      }
+      return ENTITIES[name.toLowerCase()] ?? whole;
+    })
+    .replace(/\s+/g, ' ')
+    .trim();
+}

@@ -1,0 +1,178 @@
+import type { Folder } from '@galley/core';
+import type { Account, Store, StoreScope } from '@galley/store';
+import { v1Problem } from '../problems.js';
+import type {
+  ConfirmationRecord,
+  FolderState,
+  ProjectRecord,
+  RevisionState,
+} from '../store-types.js';
+import type { FolderFiles } from './folder-files.js';
+import { folderStateOf, renamedProjectJson } from './folder-state.js';
+import type { RevisionStates } from './revision-states.js';
+
+/** A change of the saved folder, proposed against the current revision. */
+export interface ChangeSpec {
+  kind: 'save' | 'title' | 'folder';
+  state: FolderState;
+  summary: string;
+  pageId?: string;
+  commitId?: string;
+  at?: string;
+  /** More writes in the same transaction, once the revision is recorded. */
+  after?: (tx: StoreScope, recorded: RevisionState) => Promise<void>;
+}
+
+/** Attempts before giving up when other writes keep moving the revision. */
+const ATTEMPTS = 5;
+
+/**
+ * Every write that makes a new saved revision. Each one runs in one transaction holding the
+ * project row; when another write moved the revision between reading and writing, the change
+ * is proposed again on the newer state (so it is never applied to a state it did not see).
+ */
+export class ProjectChanges {
+  readonly #store: Store;
+  readonly #states: RevisionStates;
+  readonly #files: FolderFiles;
+
+  constructor(store: Store, states: RevisionStates, files: FolderFiles) {
+    this.#store = store;
+    this.#states = states;
+    this.#files = files;
+  }
+
+  async current(projectId: string): Promise<RevisionState> {
+    const project = await this.#store.projects.find(projectId);
+    if (!project) throw v1Problem('not_found', 'No such project.');
+    return this.#states.get(projectId, project.revision);
+  }
+
+  async create(account: Account, folder: Folder): Promise<ProjectRecord> {
+    const state = folderStateOf(folder, await this.#files.store(folder));
+    const project = await this.#store.projects.create({
+      accountNumber: account.accountNumber,
+      byName: account.name,
+      state,
+    });
+    return project;
+  }
+
+  /** Records `propose(current)` as the next revision; answers the new state. */
+  async change(
+    projectId: string,
+    account: Account,
+    propose: (current: RevisionState) => Promise<ChangeSpec>,
+  ): Promise<RevisionState> {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const current = await this.current(projectId);
+      const spec = await propose(current);
+      const recorded = await this.#store.transaction(async (tx) => {
+        const locked = await tx.projects.lockRow(projectId);
+        if (!locked) throw v1Problem('not_found', 'No such project.');
+        if (locked.revision !== current.revision) return null;
+        const state = await tx.projectRevisions.record({
+          projectId,
+          kind: spec.kind,
+          state: spec.state,
+          summary: spec.summary,
+          pageId: spec.pageId ?? null,
+          commitId: spec.commitId ?? null,
+          ...(spec.at ? { at: spec.at } : {}),
+          accountNumber: account.accountNumber,
+          byName: account.name,
+          step: 'change',
+        });
+        await spec.after?.(tx, state);
+        return state;
+      });
+      if (recorded) {
+        this.#states.remember(recorded);
+        return recorded;
+      }
+    }
+    throw new Error(`project ${projectId}: the revision kept moving`);
+  }
+
+  async replaceFolder(projectId: string, account: Account, folder: Folder): Promise<RevisionState> {
+    const state = folderStateOf(folder, await this.#files.store(folder));
+    return this.change(projectId, account, () =>
+      Promise.resolve({ kind: 'folder', state, summary: 'Replaced the folder' }),
+    );
+  }
+
+  async rename(projectId: string, account: Account, title: string): Promise<RevisionState> {
+    return this.change(projectId, account, async (current) => {
+      const entry = current.manifest.get('project.json');
+      if (!entry) throw new Error(`project ${projectId} has no project.json`);
+      const renamed = await this.#files.put(
+        renamedProjectJson(await this.#files.file(entry.sha256), title),
+      );
+      const files = new Map(current.manifest);
+      files.set('project.json', { ...renamed, revision: 0 });
+      return {
+        kind: 'title',
+        state: { title, media: current.media, pages: current.pages, files },
+        summary: `Renamed to “${title}”`,
+      };
+    });
+  }
+
+  /** Undo or redo of the saved history, on the condition that `revision` is the current one. */
+  async moveHistory(
+    projectId: string,
+    account: Account,
+    direction: 'undo' | 'redo',
+    revision: number,
+  ): Promise<void> {
+    const result = await this.#store.transaction(async (tx) => {
+      const locked = await tx.projects.lockRow(projectId);
+      if (!locked) throw v1Problem('not_found', 'No such project.');
+      if (locked.revision !== revision) {
+        throw v1Problem('revision_conflict', `The current revision is ${locked.revision}.`, {
+          current_revision: locked.revision,
+        });
+      }
+      return tx.projectRevisions.move({
+        projectId,
+        direction,
+        accountNumber: account.accountNumber,
+        byName: account.name,
+      });
+    });
+    if (!result.ok) throw v1Problem(result.code, `There is nothing to ${direction}.`);
+  }
+
+  /**
+   * Confirms the current saved revision as the next version: its deterministic ZIP is stored
+   * first, so the version's bytes are exactly those whose SHA-256 is published.
+   */
+  async confirm(
+    projectId: string,
+    account: Account,
+    note: string | null,
+  ): Promise<ConfirmationRecord> {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const current = await this.current(projectId);
+      const zip = this.#files.zip(await this.#files.folder(current.manifest));
+      const stored = await this.#files.put(zip);
+      const confirmed = await this.#store.transaction(async (tx) => {
+        const locked = await tx.projects.lockRow(projectId);
+        if (!locked) throw v1Problem('not_found', 'No such project.');
+        if (locked.revision !== current.revision) return null;
+        return tx.confirmations.create({
+          projectId,
+          revision: current.revision,
+          sha256: stored.sha256,
+          size: stored.size,
+          contentDigest: current.contentDigest,
+          note,
+          accountNumber: account.accountNumber,
+          byName: account.name,
+        });
+      });
+      if (confirmed) return confirmed;
+    }
+    throw new Error(`project ${projectId}: the revision kept moving`);
+  }
+}

@@ -1,0 +1,108 @@
+import { checkFolder } from '@galley/core';
+import type { v1 } from '@galley/core';
+import type { Account, Clock, Store } from '@galley/store';
+import { isUniqueViolation, isoTime } from '@galley/store';
+import type { z } from 'zod';
+import { folderCheckFailed, isFailed, v1Problem } from '../problems.js';
+import type { DraftRecord, PageAccess } from '../store-types.js';
+import type { DraftService } from './draft-service.js';
+import type { FolderFiles } from './folder-files.js';
+import { folderStateOf } from './folder-state.js';
+import type { ProjectChanges } from './project-changes.js';
+
+type Saved = z.output<typeof v1.Saved>;
+type SaveRequest = z.output<typeof v1.SaveRequest>;
+
+/**
+ * Step 4 of the editing flow: the draft becomes a saved revision when the folder with the new
+ * page passes every check (else 422, nothing saved, the draft stays open); a page changed since
+ * the draft's base is a 409. The same `commit_id` again answers the first answer, saving nothing.
+ */
+export class SaveService {
+  readonly #store: Store;
+  readonly #drafts: DraftService;
+  readonly #changes: ProjectChanges;
+  readonly #files: FolderFiles;
+  readonly #clock: Clock;
+
+  constructor(options: {
+    store: Store;
+    drafts: DraftService;
+    changes: ProjectChanges;
+    files: FolderFiles;
+    clock: Clock;
+  }) {
+    this.#store = options.store;
+    this.#drafts = options.drafts;
+    this.#changes = options.changes;
+    this.#files = options.files;
+    this.#clock = options.clock;
+  }
+
+  /** The answer of an earlier save with this commit id, or null. */
+  async replay(access: PageAccess, commitId: string): Promise<Saved | null> {
+    return (await this.#store.projectRevisions.findCommit(
+      access.project.id,
+      commitId,
+    )) as Saved | null;
+  }
+
+  /** Saves the caller's draft `row`, whose token the caller has checked. */
+  async save(
+    access: PageAccess,
+    account: Account,
+    row: DraftRecord,
+    body: SaveRequest,
+  ): Promise<Saved> {
+    const { page, project } = access;
+    const live = await this.#drafts.live(row);
+    const html = live.draft.html();
+    const bytes = new TextEncoder().encode(html);
+    const savedAt = isoTime(this.#clock.now());
+    let answer: Saved | undefined;
+    try {
+      await this.#changes.change(project.id, account, async (current) => {
+        const base = current.manifest.get(page.file);
+        if (!base || base.sha256 !== row.baseSha256) {
+          throw v1Problem(
+            'revision_conflict',
+            `${page.file} changed since revision ${row.baseRevision}, the base of this draft.`,
+            { current_revision: current.revision },
+          );
+        }
+        const folder = await this.#files.folder(current.manifest);
+        folder.set(page.file, bytes);
+        const report = checkFolder(folder);
+        if (isFailed(report)) throw folderCheckFailed(report);
+        const stored = await this.#files.put(bytes);
+        const files = new Map(current.manifest).set(page.file, { ...stored, revision: 0 });
+        return {
+          kind: 'save',
+          state: folderStateOf(folder, files),
+          summary: `Saved ${page.file}`,
+          pageId: page.id,
+          commitId: body.commit_id,
+          at: savedAt,
+          after: async (tx, recorded) => {
+            answer = { page, revision: recorded.revision, saved_at: savedAt };
+            await tx.projectRevisions.recordCommit(project.id, body.commit_id, answer);
+            await tx.drafts.rebase({
+              draftId: row.id,
+              baseRevision: recorded.revision,
+              baseSha256: stored.sha256,
+            });
+          },
+        };
+      });
+    } catch (error) {
+      // Another process saved with this commit id first: its answer is the answer.
+      if (isUniqueViolation(error)) {
+        const first = await this.replay(access, body.commit_id);
+        if (first) return first;
+      }
+      throw error;
+    }
+    this.#drafts.rebased(row, html);
+    return answer!;
+  }
+}

@@ -1,0 +1,23 @@
+import type { Request } from 'express';
+import { readMultipart } from '../http/multipart.js';
+import { problem } from '../http/problem.js';
+
+/** The multipart field `zip` of a folder upload (413 past `maxBytes`, counted while streaming). */
+export async function readZipUpload(req: Request, maxBytes: number): Promise<Uint8Array> {
+  const { file, fields } = await readMultipart(req, { fileField: 'zip', maxFileBytes: maxBytes });
+  const errors: Record<string, string[]> = {};
+  for (const name of Object.keys(fields)) errors[name] = ['unknown field'];
+  if (!file) errors.zip = ['a ZIP file is required in the multipart field `zip`'];
+  if (!file || Object.keys(errors).length) {
+    throw problem(422, 'validation_failed', 'Send the folder as the multipart file field `zip`.', {
+      errors,
+    });
+  }
+  return file.bytes;
+}
+
+/** Multipart request body as documented in the OpenAPI document. */
+export const zipUploadBody = {
+  contentType: 'multipart/form-data',
+  description: 'File field `zip`: a project folder ZIP, or a plain site ZIP (converted).',
+};
