@@ -1,9 +1,43 @@
-// Placeholder for the asset interface (/api/v2): its owner replaces this file.
+// The asset interface (/api/v2): asset-api-v2.md as settled by decisions §6 and §8.
 import type { Router } from 'express';
 import type { ApiDeps } from '../deps.js';
 import { ApiRouter } from '../openapi/api-router.js';
+import { ContentLoader } from './content-loader.js';
+import type { V2Context } from './context.js';
+import { Idempotency } from './idempotency.js';
+import { assetRoutes } from './routes/assets.js';
+import { blobRoutes } from './routes/blobs.js';
+import { fileRoutes } from './routes/files.js';
+import { lifecycleRoutes } from './routes/lifecycle.js';
+import { revisionRoutes } from './routes/revisions.js';
+import { seedServiceFonts } from './seed-fonts.js';
+import { startSweeper } from './sweeper.js';
 
 export function v2Router(deps: ApiDeps): Router {
-  return new ApiRouter({ registry: deps.registry, jsonLimitBytes: deps.config.jsonLimitBytes })
-    .router;
+  const ctx: V2Context = {
+    ...deps,
+    idempotency: new Idempotency(deps.store),
+    loader: new ContentLoader(deps.store.bytes),
+    apiUrl: `${deps.config.assetBaseUrl}/api/v2`,
+  };
+  // Requests wait for the service fonts on first start; a failure is logged, not fatal.
+  const seeded = seedServiceFonts(deps.store, deps.clock).catch((error: unknown) => {
+    deps.logger.error({ err: error }, 'seeding the service fonts failed');
+  });
+  const sweeper = startSweeper(deps);
+  deps.onClose(() => sweeper.stop());
+
+  const api = new ApiRouter({
+    registry: deps.registry,
+    jsonLimitBytes: deps.config.jsonLimitBytes,
+  });
+  api.router.use((_req, _res, next) => {
+    seeded.then(() => next(), next);
+  });
+  assetRoutes(api, ctx);
+  revisionRoutes(api, ctx);
+  fileRoutes(api, ctx);
+  lifecycleRoutes(api, ctx);
+  blobRoutes(api, ctx);
+  return api.router;
 }

@@ -1,0 +1,63 @@
+import type { Store } from '@galley/store';
+import type { Request } from 'express';
+import type { ApiDeps } from '../deps.js';
+import { authOf } from '../auth/context.js';
+import { problem } from '../http/problem.js';
+import type { ContentLoader } from './content-loader.js';
+import type { Idempotency } from './idempotency.js';
+import { assetProblem } from './problems.js';
+
+export type AssetRecord = NonNullable<Awaited<ReturnType<Store['assets']['find']>>>;
+export type FileRecord = Awaited<ReturnType<Store['assets']['files']>>[number];
+export type RevisionRecord = NonNullable<Awaited<ReturnType<Store['assets']['revision']>>>;
+
+/** Owner of the service's fonts: anyone reads them, nobody writes them. */
+export const SERVICE_OWNER = 'system:svc';
+
+/** Everything the asset interface's handlers share. */
+export interface V2Context extends ApiDeps {
+  idempotency: Idempotency;
+  loader: ContentLoader;
+  /** `{asset_base_url}/api/v2`, for Location and next_page_url. */
+  apiUrl: string;
+}
+
+/** The caller: account number and owner string (`user:<n>`); 401 without credentials. */
+export function callerOf(req: Request): { accountNumber: number; owner: string } {
+  const { account } = authOf(req);
+  return { accountNumber: account.accountNumber, owner: `user:${account.accountNumber}` };
+}
+
+/** Owners whose assets the caller sees: its own and the service's fonts. */
+export function visibleOwners(owner: string): string[] {
+  return [owner, SERVICE_OWNER];
+}
+
+const notFound = () => problem(404, 'not_found', 'No such asset.');
+
+/** An asset the caller may read; another account's or an absent one is 404 alike. */
+export async function readableAsset(store: Store, id: string, owner: string): Promise<AssetRecord> {
+  const asset = await store.assets.find(id);
+  if (!asset || !visibleOwners(owner).includes(asset.owner)) throw notFound();
+  return asset;
+}
+
+/** An asset the caller may write: 404 as above, 403 for the service's own assets. */
+export async function writableAsset(store: Store, id: string, owner: string): Promise<AssetRecord> {
+  const asset = await readableAsset(store, id, owner);
+  if (asset.owner !== owner) {
+    throw assetProblem('asset_read_only', `Assets owned by ${asset.owner} cannot be changed.`);
+  }
+  return asset;
+}
+
+/** A revision of the asset (the current one by default), or 404. */
+export async function revisionOf(
+  store: Store,
+  asset: AssetRecord,
+  number?: number,
+): Promise<RevisionRecord> {
+  const revision = await store.assets.revision(asset.id, number ?? asset.currentRevision);
+  if (!revision) throw problem(404, 'not_found', `The asset has no revision ${number}.`);
+  return revision;
+}

@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import type { v2 } from '@galley/core';
+import type { Store } from '@galley/store';
+import type { FieldErrors } from '../http/parse.js';
+import type { FileRecord } from './context.js';
+import { mediaTypeOfPath } from './media-types.js';
+import { invalidFields } from './problems.js';
+
+/**
+ * A file about to enter a revision: its record, the request field it came from (for `errors`),
+ * and its bytes when the request itself carried them (json, text, multipart).
+ */
+export interface StagedFile extends FileRecord {
+  field: string;
+  bytes?: Uint8Array;
+}
+
+const encoder = new TextEncoder();
+
+export function stageBytes(
+  path: string,
+  bytes: Uint8Array,
+  field: string,
+  schemaUri: string | null = null,
+): StagedFile {
+  return {
+    path,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    size: bytes.byteLength,
+    mediaType: mediaTypeOfPath(path),
+    schemaUri,
+    field,
+    bytes,
+  };
+}
+
+/** Files already stored (an uploaded blob, another revision's file): no bytes carried. */
+export function stageStored(path: string, sha256: string, size: number, field: string) {
+  return { path, sha256, size, mediaType: mediaTypeOfPath(path), schemaUri: null, field };
+}
+
+/**
+ * Turns file specifications into staged files. `json` is written as indented UTF-8 JSON,
+ * `text` as UTF-8; a `blob` must be one of the caller's uploads that has not expired (else 422).
+ */
+export async function stageSpecs(
+  store: Store,
+  accountNumber: number,
+  specs: readonly v2.FileSpec[],
+  field: string,
+): Promise<StagedFile[]> {
+  const errors: FieldErrors = {};
+  const staged: StagedFile[] = [];
+  for (const [i, spec] of specs.entries()) {
+    const at = `${field}.${i}`;
+    if ('blob' in spec) {
+      const blob = await store.blobs.findLive(accountNumber, spec.blob);
+      if (blob) staged.push(stageStored(spec.path, spec.blob, blob.size, at));
+      else (errors[`${at}.blob`] ??= []).push('no such blob: never uploaded, or expired (1 day)');
+    } else if ('text' in spec) {
+      staged.push(stageBytes(spec.path, encoder.encode(spec.text), at));
+    } else {
+      const text = `${JSON.stringify(spec.json, null, 2)}\n`;
+      staged.push(stageBytes(spec.path, encoder.encode(text), at, spec.schema ?? null));
+    }
+  }
+  if (Object.keys(errors).length) throw invalidFields(errors);
+  return staged;
+}

@@ -1,0 +1,136 @@
+import { createHash } from 'node:crypto';
+import type { Store } from '@galley/store';
+import type { Request, Response } from 'express';
+import { HttpProblem, PROBLEM_CONTENT_TYPE } from '../http/problem.js';
+import { assetProblem } from './problems.js';
+
+/** What a write answers: kept as the first answer of its request key, and replayed. */
+export interface Answer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+/** JSON with object keys sorted at every level, so equal bodies give equal text. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** The fingerprint a request key is compared by: method, path and canonical body (§6). */
+export function fingerprintOf(req: Request, body: unknown): string {
+  const path = `${req.baseUrl}${req.path}`;
+  return createHash('sha256')
+    .update(`${req.method} ${path}\n${canonicalJson(body)}`)
+    .digest('hex');
+}
+
+export function sendAnswer(res: Response, answer: Answer): void {
+  res.status(answer.status);
+  for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
+  if (answer.body === undefined) {
+    res.end();
+    return;
+  }
+  res
+    .type(answer.status >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json')
+    .send(JSON.stringify(answer.body));
+}
+
+function problemAnswer(p: HttpProblem): Answer {
+  return { status: p.status, headers: p.headers, body: p.toBody() };
+}
+
+/**
+ * `request_key` on writes (decisions §6): per account, 7 days, compared by fingerprint. A
+ * different body is `request_key_reused` (checked first); a key whose first request still runs
+ * in another process is `request_in_progress`; otherwise the first answer is replayed. Duplicates
+ * arriving at this process while the first runs wait for it, so they get its answer too.
+ */
+export class Idempotency {
+  readonly #store: Store;
+  readonly #running = new Map<string, { fingerprint: string; done: Promise<void> }>();
+
+  constructor(store: Store) {
+    this.#store = store;
+  }
+
+  async run(
+    req: Request,
+    res: Response,
+    input: { accountNumber: number; key: string; body: unknown },
+    work: () => Promise<Answer>,
+  ): Promise<void> {
+    const { accountNumber, key } = input;
+    const fingerprint = fingerprintOf(req, input.body);
+    const id = `${accountNumber}:${key}`;
+    for (let local = this.#running.get(id); local; local = this.#running.get(id)) {
+      if (local.fingerprint !== fingerprint) throw reused();
+      await local.done;
+    }
+    let finish = () => {};
+    this.#running.set(id, { fingerprint, done: new Promise<void>((r) => (finish = r)) });
+    try {
+      const claim = await this.#store.requestKeys.claim({ accountNumber, key, fingerprint });
+      if (!claim.ok) {
+        if (claim.record.fingerprint !== fingerprint) throw reused();
+        if (claim.record.state === 'running') {
+          throw assetProblem('request_in_progress', 'The first request with this key still runs.');
+        }
+        sendAnswer(res, claim.record.answer);
+        return;
+      }
+      const answer = await this.#answerOf(accountNumber, key, work);
+      await this.#store.requestKeys.complete({
+        accountNumber,
+        key,
+        answer: { status: answer.status, headers: answer.headers ?? {}, body: answer.body },
+      });
+      sendAnswer(res, answer);
+    } finally {
+      this.#running.delete(id);
+      finish();
+    }
+  }
+
+  /**
+   * Replays the first answer of a key when its request is resent after the asset it acted on
+   * is gone (a permanent deletion): true when it did.
+   */
+  async replay(
+    req: Request,
+    res: Response,
+    input: { accountNumber: number; key: string; body: unknown },
+  ): Promise<boolean> {
+    const record = await this.#store.requestKeys.find(input.accountNumber, input.key);
+    if (record?.state !== 'done' || record.fingerprint !== fingerprintOf(req, input.body)) {
+      return false;
+    }
+    sendAnswer(res, record.answer);
+    return true;
+  }
+
+  /** Client errors are the first answer too; anything else frees the key for a retry. */
+  async #answerOf(accountNumber: number, key: string, work: () => Promise<Answer>) {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof HttpProblem && error.status < 500) return problemAnswer(error);
+      await this.#store.requestKeys.abandon(accountNumber, key);
+      throw error;
+    }
+  }
+}
+
+function reused() {
+  return assetProblem(
+    'request_key_reused',
+    'This request_key was already used with a different request.',
+  );
+}

@@ -1,0 +1,36 @@
+import type { FieldErrors } from '../http/parse.js';
+import { HttpProblem } from '../http/problem.js';
+
+/** The asset interface's own problem codes (decisions §1, §6), with status and title. */
+export const assetProblems = {
+  asset_read_only: { status: 403, title: 'Asset is read-only' },
+  revision_conflict: { status: 409, title: 'Revision conflict' },
+  state_conflict: { status: 409, title: 'State move not allowed' },
+  not_in_trash: { status: 409, title: 'Asset is not in the trash' },
+  request_key_reused: { status: 409, title: 'Request key reused' },
+  request_in_progress: { status: 409, title: 'Request in progress' },
+  content_erased: { status: 410, title: 'Content erased' },
+  range_not_satisfiable: { status: 416, title: 'Range not satisfiable' },
+  invalid_files: { status: 422, title: 'Invalid files' },
+} as const;
+
+export type AssetProblemCode = keyof typeof assetProblems;
+
+export function assetProblem(
+  code: AssetProblemCode,
+  detail: string,
+  extras?: Record<string, unknown>,
+): HttpProblem {
+  const { status, title } = assetProblems[code];
+  return new HttpProblem({ status, code, title, detail, ...(extras ? { extras } : {}) });
+}
+
+/** 422 `validation_failed` with `errors`, for input that zod alone cannot judge. */
+export function invalidFields(errors: FieldErrors): HttpProblem {
+  return new HttpProblem({
+    status: 422,
+    code: 'validation_failed',
+    detail: `Invalid fields: ${Object.keys(errors).join(', ')}.`,
+    extras: { errors },
+  });
+}

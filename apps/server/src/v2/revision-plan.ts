@@ -1,0 +1,122 @@
+import { inspect, validateAssetInput } from '@galley/core';
+import type { AssetKind, Inspection, MediumRef } from '@galley/core';
+import { isoTime } from '@galley/store';
+import type { FieldErrors } from '../http/parse.js';
+import type { ContentLoader } from './content-loader.js';
+import type { FileRecord } from './context.js';
+import type { StagedFile } from './file-specs.js';
+import { assetProblem, invalidFields } from './problems.js';
+
+/** An asset revision holds at most this many files (decisions §6). */
+export const MAX_REVISION_FILES = 5000;
+
+export interface RevisionChange {
+  kind: AssetKind;
+  /** The files of the revision the change is based on (none for a new asset). */
+  base: readonly FileRecord[];
+  put: readonly StagedFile[];
+  remove: ReadonlyArray<{ path: string; field: string }>;
+  /** Where errors about the revision as a whole are reported (`files`, `put`, `to`). */
+  field: string;
+  /** A production's medium as sent at creation (afterwards, production.json says it). */
+  medium?: MediumRef;
+  now: Date;
+}
+
+export interface RevisionPlan {
+  /** Every file of the new revision, by path. */
+  files: FileRecord[];
+  /** The files this change adds or replaces (unchanged ones are not written again). */
+  put: FileRecord[];
+  remove: string[];
+  inspection: Inspection;
+  /** Files whose bytes came with the request and must be stored. */
+  fresh: StagedFile[];
+}
+
+const record = ({ path, sha256, size, mediaType, schemaUri }: FileRecord): FileRecord => ({
+  path,
+  sha256,
+  size,
+  mediaType,
+  schemaUri,
+});
+
+/** Applies put and remove to the base; each path given at most once. */
+function compose(change: RevisionChange): Map<string, FileRecord | StagedFile> {
+  const errors: FieldErrors = {};
+  const files = new Map<string, FileRecord | StagedFile>(change.base.map((f) => [f.path, f]));
+  const touched = new Set<string>();
+  const once = (path: string, field: string) => {
+    if (touched.has(path)) (errors[field] ??= []).push(`${path} is given twice in this request`);
+    touched.add(path);
+  };
+  for (const { path, field } of change.remove) {
+    once(path, field);
+    if (!files.delete(path)) (errors[field] ??= []).push(`${path} is not in the base revision`);
+  }
+  for (const file of change.put) {
+    once(file.path, file.field);
+    files.set(file.path, file);
+  }
+  if (files.size > MAX_REVISION_FILES) {
+    (errors[change.field] ??= []).push(`a revision holds at most ${MAX_REVISION_FILES} files`);
+  }
+  if (Object.keys(errors).length) throw invalidFields(errors);
+  return files;
+}
+
+/** The core's reasons why input is invalid, keyed by the request field that brought them. */
+function rejectInvalid(
+  reasons: ReturnType<typeof validateAssetInput>,
+  files: Map<string, FileRecord | StagedFile>,
+  field: string,
+): void {
+  if (reasons.length === 0) return;
+  const errors: FieldErrors = {};
+  for (const reason of reasons) {
+    const from = files.get(reason.path);
+    const staged = from && 'field' in from ? from.field : undefined;
+    const key = reason.code === 'canvas.medium_unknown' ? 'medium' : (staged ?? field);
+    const text = staged || !reason.path ? reason.message : `${reason.path}: ${reason.message}`;
+    (errors[key] ??= []).push(`${text} (${reason.code})`);
+  }
+  throw assetProblem('invalid_files', 'The files are not valid for this kind of asset.', {
+    errors,
+    violations: reasons,
+  });
+}
+
+/**
+ * Plans a revision: composes its files, reads what the core needs, refuses invalid input (422,
+ * nothing stored) and inspects the rest. What is valid but unfit (an image of the wrong size)
+ * passes here and fails the inspection.
+ */
+export async function planRevision(
+  loader: ContentLoader,
+  change: RevisionChange,
+): Promise<RevisionPlan> {
+  const files = compose(change);
+  const all = [...files.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+  const inMemory = new Map<string, Uint8Array>();
+  for (const file of all) if ('bytes' in file && file.bytes) inMemory.set(file.path, file.bytes);
+  const stored = await loader.load(all.filter((f) => !inMemory.has(f.path)));
+  const folder = new Map([...inMemory, ...stored]);
+  const schemas: Record<string, string> = {};
+  for (const file of all) if (file.schemaUri) schemas[file.path] = file.schemaUri;
+  const input = {
+    kind: change.kind,
+    files: folder,
+    schemas,
+    ...(change.medium ? { medium: change.medium } : {}),
+  };
+  rejectInvalid(validateAssetInput(input), files, change.field);
+  const fresh = change.put.filter((f) => f.bytes !== undefined);
+  return {
+    files: all.map(record),
+    put: change.put.map(record),
+    remove: change.remove.map((r) => r.path),
+    inspection: inspect({ ...input, now: isoTime(change.now) }),
+    fresh,
+  };
+}

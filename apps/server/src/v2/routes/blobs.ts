@@ -1,0 +1,70 @@
+import { getSchema, listSchemas, v2 } from '@galley/core';
+import { z } from 'zod';
+import { callerOf } from '../context.js';
+import type { V2Context } from '../context.js';
+import { putRequestBody } from '../../http/raw-body.js';
+import { problem } from '../../http/problem.js';
+import type { ApiRouter } from '../../openapi/api-router.js';
+import { responses } from './responses.js';
+
+/** A blob is at most 256 MiB, counted while streaming (decisions §6). */
+export const MAX_BLOB_BYTES = 256 * 1024 * 1024;
+
+export function blobRoutes(api: ApiRouter, ctx: V2Context): void {
+  api.route(
+    {
+      method: 'post',
+      path: '/blobs',
+      summary: 'Upload bytes for later use as {blob: sha256}',
+      description:
+        'The raw body is streamed to storage and hashed on the way. Kept 1 day. Content ' +
+        'addressed, so resending the same bytes is safe: 200 when the caller already holds them.',
+      requestBody: { contentType: 'application/octet-stream', description: 'The bytes' },
+      responses: {
+        201: { description: 'Stored', schema: v2.Blob },
+        200: { description: 'The caller already held these bytes', schema: v2.Blob },
+        413: responses[413],
+      },
+    },
+    async ({ req, res }) => {
+      const { accountNumber } = callerOf(req);
+      const { sha256, size } = await putRequestBody(req, ctx.store.bytes, {
+        maxBytes: MAX_BLOB_BYTES,
+      });
+      const { created } = await ctx.store.blobs.record({ accountNumber, sha256, size });
+      res.status(created ? 201 : 200).json({ sha256, size });
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/schemas',
+      summary: 'List the JSON Schemas of the service',
+      responses: { 200: { description: 'Every schema', schema: v2.SchemaList } },
+    },
+    ({ req, res }) => {
+      callerOf(req);
+      res.json({ schemas: listSchemas() });
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/schemas/{kind}/{version}',
+      summary: 'Read a JSON Schema',
+      params: z.object({ kind: z.string().max(64), version: z.string().max(16) }),
+      responses: {
+        200: { description: 'The JSON Schema', contentType: 'application/schema+json' },
+        404: { description: 'No such schema' },
+      },
+    },
+    ({ req, res, params }) => {
+      callerOf(req);
+      const schema = getSchema(params.kind, params.version);
+      if (!schema) throw problem(404, 'not_found', `No schema ${params.kind}/${params.version}.`);
+      res.type('application/schema+json').send(JSON.stringify(schema));
+    },
+  );
+}

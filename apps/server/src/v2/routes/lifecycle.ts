@@ -1,0 +1,182 @@
+import { v2 } from '@galley/core';
+import type { AssetKind } from '@galley/core';
+import type { z } from 'zod';
+import type { ApiRouter } from '../../openapi/api-router.js';
+import type { AssetRecord, V2Context } from '../context.js';
+import { readableAsset, revisionOf } from '../context.js';
+import { stageStored } from '../file-specs.js';
+import { HttpProblem } from '../../http/problem.js';
+import { assetProblem, invalidFields } from '../problems.js';
+import { assetAnswer, commitRevision, createAsset } from '../write-asset.js';
+import { AssetParams } from './assets.js';
+import { responses } from './responses.js';
+import { assetWrite } from './write.js';
+
+type State = AssetRecord['state'];
+
+/** Decisions §6: archive from active; trash from active or archived; restore from either. */
+export const allowedMoves: Readonly<Record<State, readonly State[]>> = {
+  archived: ['active'],
+  deleted: ['active', 'archived'],
+  active: ['archived', 'deleted'],
+};
+
+/** The files of a readable revision, as staged files of `field` (their bytes stay shared). */
+async function storedFiles(ctx: V2Context, asset: AssetRecord, number: number | undefined) {
+  const revision = await revisionOf(ctx.store, asset, number);
+  if (revision.erasedAt !== null) {
+    throw assetProblem(
+      'content_erased',
+      `The content of ${asset.id}@${revision.number} was erased.`,
+    );
+  }
+  return { revision, files: await ctx.store.assets.files(asset.id, revision.number) };
+}
+
+/** A copy's source: another asset the caller may read (else 422: an unresolvable reference). */
+async function copySource(
+  ctx: V2Context,
+  owner: string,
+  source: z.output<typeof v2.CopyAsset>['source'],
+) {
+  try {
+    const asset = await readableAsset(ctx.store, source.asset, owner);
+    return await storedFiles(ctx, asset, source.revision);
+  } catch (error) {
+    if (!(error instanceof HttpProblem) || error.status >= 500) throw error;
+    const field = error.status === 410 || source.revision ? 'source.revision' : 'source.asset';
+    throw invalidFields({ [field]: [error.detail] });
+  }
+}
+
+export function lifecycleRoutes(api: ApiRouter, ctx: V2Context): void {
+  const { store } = ctx;
+  api.route(
+    {
+      method: 'post',
+      path: '/assets/{id}/duplicates',
+      summary: 'Duplicate an asset',
+      description:
+        'A complete copy of one revision (the current by default) as a new asset of the caller.',
+      params: AssetParams,
+      body: v2.DuplicateAsset,
+      responses: {
+        201: { description: 'The new asset', schema: v2.AssetEnvelope },
+        ...responses.assetWrite,
+        410: responses[410],
+      },
+    },
+    ({ req, res, params, body }) =>
+      assetWrite(
+        ctx,
+        { req, res, id: params.id, access: 'read', body },
+        async (asset, input, caller) => {
+          const { files } = await storedFiles(ctx, asset, input.revision);
+          return createAsset(ctx, {
+            ...caller,
+            kind: asset.kind as AssetKind,
+            title: input.title,
+            files: files.map((f) => ({ ...f, field: 'revision' })),
+            field: 'revision',
+          });
+        },
+      ),
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/assets/{id}/copies',
+      summary: "Copy another asset into a production's references/",
+      description:
+        'The source files keep their paths below `to` (a folder under references/ ending in /).',
+      params: AssetParams,
+      body: v2.CopyAsset,
+      responses: {
+        201: { description: 'The production with the new revision', schema: v2.AssetEnvelope },
+        ...responses.assetWrite,
+      },
+    },
+    ({ req, res, params, body }) =>
+      assetWrite(
+        ctx,
+        { req, res, id: params.id, access: 'write', body },
+        async (asset, input, caller) => {
+          if (asset.kind !== 'production') {
+            throw invalidFields({
+              id: [`copies go into productions; ${asset.id} is an ${asset.kind}`],
+            });
+          }
+          const { files } = await copySource(ctx, caller.owner, input.source);
+          const put = files.map((f) => ({
+            ...stageStored(`${input.to}${f.path}`, f.sha256, f.size, 'source'),
+            schemaUri: f.schemaUri,
+          }));
+          return commitRevision(ctx, asset, input.base_revision, { put, remove: [], field: 'to' });
+        },
+      ),
+  );
+
+  api.route(
+    {
+      method: 'put',
+      path: '/assets/{id}/state',
+      summary: 'Archive, trash or restore an asset',
+      params: AssetParams,
+      body: v2.PutState,
+      responses: {
+        200: { description: 'The asset in its new state', schema: v2.AssetEnvelope },
+        ...responses.assetWrite,
+      },
+    },
+    ({ req, res, params, body }) =>
+      assetWrite(ctx, { req, res, id: params.id, access: 'write', body }, async (asset, input) => {
+        const from = allowedMoves[input.state];
+        const moved =
+          from.includes(asset.state) &&
+          (await store.assets.setState(asset.id, asset.state, input.state));
+        if (!moved) {
+          const now = (await store.assets.find(asset.id))?.state ?? asset.state;
+          throw assetProblem(
+            'state_conflict',
+            `An asset cannot move from ${now} to ${input.state}.`,
+            {
+              state: now,
+              allowed_from: from,
+            },
+          );
+        }
+        return assetAnswer(store, asset.id);
+      }),
+  );
+
+  api.route(
+    {
+      method: 'delete',
+      path: '/assets/{id}',
+      summary: 'Delete a trashed asset for good',
+      description:
+        'Only from the trash (else 409 not_in_trash); every revision goes, and bytes nothing else uses.',
+      params: AssetParams,
+      body: v2.DeleteAsset,
+      responses: { 204: { description: 'Deleted' }, ...responses.assetWrite },
+    },
+    ({ req, res, params, body }) =>
+      assetWrite(ctx, { req, res, id: params.id, access: 'write', body }, async (asset) => {
+        await store.transaction(async (tx) => {
+          const current = await tx.assets.find(asset.id);
+          if (current?.state !== 'deleted') {
+            throw assetProblem(
+              'not_in_trash',
+              'Only an asset in the trash can be deleted for good.',
+              {
+                state: current?.state ?? asset.state,
+              },
+            );
+          }
+          await tx.content.release(await tx.assets.delete(asset.id));
+        });
+        return { status: 204 };
+      }),
+  );
+}

@@ -1,0 +1,118 @@
+import { v2 } from '@galley/core';
+import { z } from 'zod';
+import type { ApiRouter } from '../../openapi/api-router.js';
+import type { V2Context } from '../context.js';
+import { callerOf, readableAsset, revisionOf } from '../context.js';
+import { stageSpecs } from '../file-specs.js';
+import { RevisionCursor, decodeCursor, encodeCursor, nextPageUrl } from '../pages.js';
+import { assetAnswer, commitRevision } from '../write-asset.js';
+import { refOf } from '../views.js';
+import { AssetParams } from './assets.js';
+import { responses } from './responses.js';
+import { assetWrite } from './write.js';
+
+const RevisionParams = AssetParams.extend({ n: z.coerce.number().int().min(1) });
+
+export function revisionRoutes(api: ApiRouter, ctx: V2Context): void {
+  const { store } = ctx;
+  api.route(
+    {
+      method: 'get',
+      path: '/assets/{id}/revisions',
+      summary: "List an asset's revisions",
+      description: 'Newest first, each with the verdict and media of its inspection.',
+      params: AssetParams,
+      query: v2.RevisionListQuery,
+      responses: {
+        200: { description: 'A page of revisions', schema: v2.RevisionList },
+        404: responses[404],
+        422: responses[422],
+      },
+    },
+    async ({ req, res, params, query }) => {
+      const asset = await readableAsset(store, params.id, callerOf(req).owner);
+      const q = query();
+      const before = q.page === undefined ? undefined : decodeCursor(RevisionCursor, q.page)[1];
+      const rows = await store.assets.revisions(asset.id, {
+        limit: q.per_page + 1,
+        ...(before === undefined ? {} : { before }),
+      });
+      const page = rows.slice(0, q.per_page);
+      const last = page.at(-1);
+      res.json({
+        revisions: page.map((row) => ({
+          number: row.number,
+          ref: refOf(asset.id, row.number),
+          created_at: row.createdAt,
+          erased: row.erased,
+          inspection: { verdict: row.verdict, media: row.media },
+        })),
+        next_page_url:
+          rows.length > q.per_page && last
+            ? nextPageUrl(ctx.config.assetBaseUrl, req, encodeCursor(['r', last.number]))
+            : null,
+      });
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/assets/{id}/revisions',
+      summary: 'Create a revision',
+      description: 'Puts and removes files on base_revision, then inspects the new revision.',
+      params: AssetParams,
+      body: v2.NewRevision,
+      responses: {
+        201: { description: 'The new revision and its inspection', schema: v2.AssetEnvelope },
+        ...responses.assetWrite,
+        410: responses[410],
+      },
+    },
+    ({ req, res, params, body }) =>
+      assetWrite(
+        ctx,
+        { req, res, id: params.id, access: 'write', body },
+        async (asset, input, caller) => {
+          const put = await stageSpecs(store, caller.accountNumber, input.put, 'put');
+          const remove = input.remove.map((path, i) => ({ path, field: `remove.${i}` }));
+          return commitRevision(ctx, asset, input.base_revision, { put, remove, field: 'put' });
+        },
+      ),
+  );
+
+  api.route(
+    {
+      method: 'delete',
+      path: '/assets/{id}/revisions/{n}/content',
+      summary: "Erase a revision's content",
+      description:
+        'The revision stays listed; its files answer 410. Bytes no other revision uses are deleted.',
+      params: RevisionParams,
+      body: v2.EraseContent,
+      responses: {
+        200: { description: 'The erased revision', schema: v2.AssetEnvelope },
+        ...responses.assetWrite,
+      },
+    },
+    ({ req, res, params, body }) =>
+      assetWrite(
+        ctx,
+        { req, res, id: params.id, access: 'write', body },
+        async (asset, input, caller) => {
+          const revision = await revisionOf(store, asset, params.n);
+          await store.transaction(async (tx) => {
+            const used = await tx.assets.eraseRevision(
+              asset.id,
+              revision.number,
+              input.reason ?? null,
+            );
+            // The caller's own uploads of these bytes go too: erasing means the bytes are gone.
+            await tx.blobs.drop(caller.accountNumber, used);
+            await tx.content.release(used);
+          });
+          return assetAnswer(store, asset.id, revision.number);
+        },
+      ),
+  );
+}

@@ -1,0 +1,126 @@
+import type { AssetKind, MediumRef } from '@galley/core';
+import type { Store } from '@galley/store';
+import { newId } from '@galley/store';
+import type { AssetRecord, V2Context } from './context.js';
+import type { StagedFile } from './file-specs.js';
+import type { Answer } from './idempotency.js';
+import { assetProblem } from './problems.js';
+import type { RevisionChange } from './revision-plan.js';
+import { planRevision } from './revision-plan.js';
+import { assetBody } from './views.js';
+
+/**
+ * Stores the bytes a request carried, runs `commit`, and if the commit fails removes again the
+ * bytes this request added that nothing uses, so a refused write leaves nothing behind.
+ */
+export async function withFreshBytes<T>(
+  store: Store,
+  fresh: readonly StagedFile[],
+  commit: () => Promise<T>,
+): Promise<T> {
+  const created: string[] = [];
+  try {
+    for (const file of fresh) {
+      const put = await store.bytes.put([file.bytes ?? new Uint8Array()]);
+      if (put.ok && put.created) created.push(put.sha256);
+    }
+    return await commit();
+  } catch (error) {
+    await releaseUnused(store, created);
+    throw error;
+  }
+}
+
+/** Deletes bytes nothing uses any more (after a refused write or a failed upload). */
+export async function releaseUnused(store: Store, sha256s: readonly string[]): Promise<void> {
+  if (sha256s.length) await store.transaction((tx) => tx.content.release(sha256s));
+}
+
+/** The `asset` envelope of one revision of an asset (the current one by default). */
+export async function assetAnswer(store: Store, assetId: string, number?: number, status = 200) {
+  const asset = await store.assets.find(assetId);
+  const at = number ?? asset?.currentRevision ?? 0;
+  const revision = asset && (await store.assets.revision(assetId, at));
+  if (!asset || !revision) throw new Error(`asset ${assetId}@${at} vanished while answering`);
+  const files = await store.assets.files(assetId, at);
+  return { status, body: { asset: assetBody(asset, revision, files) } };
+}
+
+const locationOf = (ctx: V2Context, assetId: string) => `${ctx.apiUrl}/assets/${assetId}`;
+
+/** Registers a new asset with revision 1 (inspected) owned by `owner`: 201 with Location. */
+export async function createAsset(
+  ctx: V2Context,
+  input: {
+    owner: string;
+    kind: AssetKind;
+    title: string;
+    files: StagedFile[];
+    field: string;
+    medium?: MediumRef;
+  },
+): Promise<Answer> {
+  const plan = await planRevision(ctx.loader, {
+    kind: input.kind,
+    base: [],
+    put: input.files,
+    remove: [],
+    field: input.field,
+    now: ctx.clock.now(),
+    ...(input.medium ? { medium: input.medium } : {}),
+  });
+  const id = newId('ast');
+  await withFreshBytes(ctx.store, plan.fresh, () =>
+    ctx.store.assets.create({
+      id,
+      owner: input.owner,
+      kind: input.kind,
+      title: input.title,
+      files: plan.files,
+      inspection: plan.inspection,
+    }),
+  );
+  const answer = await assetAnswer(ctx.store, id, 1, 201);
+  return { ...answer, headers: { Location: locationOf(ctx, id) } };
+}
+
+export function revisionConflict(currentRevision: number) {
+  return assetProblem(
+    'revision_conflict',
+    `The asset is at revision ${currentRevision}; send that as base_revision.`,
+    { current_revision: currentRevision },
+  );
+}
+
+/**
+ * Adds a revision on `baseRevision` (which must be the current one, else 409 with
+ * `current_revision`): 201 with the new revision and its inspection.
+ */
+export async function commitRevision(
+  ctx: V2Context,
+  asset: AssetRecord,
+  baseRevision: number,
+  change: Pick<RevisionChange, 'put' | 'remove' | 'field'>,
+): Promise<Answer> {
+  if (baseRevision !== asset.currentRevision) throw revisionConflict(asset.currentRevision);
+  const base = await ctx.store.assets.files(asset.id, baseRevision);
+  const plan = await planRevision(ctx.loader, {
+    ...change,
+    kind: asset.kind as AssetKind,
+    base,
+    now: ctx.clock.now(),
+  });
+  const number = baseRevision + 1;
+  await withFreshBytes(ctx.store, plan.fresh, async () => {
+    const written = await ctx.store.assets.addRevision({
+      assetId: asset.id,
+      number,
+      put: plan.put,
+      remove: plan.remove,
+      inspection: plan.inspection,
+    });
+    if (!written.ok) throw revisionConflict(written.currentRevision);
+  });
+  const answer = await assetAnswer(ctx.store, asset.id, number, 201);
+  return { ...answer, headers: { Location: `${locationOf(ctx, asset.id)}?revision=${number}` } };
+}

@@ -1,0 +1,131 @@
+// Shared by the asset interface tests: a real server (see ../platform/harness.ts), a small
+// fetch wrapper, and real images made here (PNG encoder) so sizes can be chosen exactly.
+import { randomUUID } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
+import { startTestServer } from '../platform/harness.js';
+import type { TestServer } from '../platform/harness.js';
+
+export { startTestServer };
+export type { TestServer };
+
+export interface Reply<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  bytes: Buffer;
+}
+
+export interface CallOptions {
+  json?: unknown;
+  body?: BodyInit;
+  headers?: Record<string, string>;
+  token?: string | null;
+}
+
+/** Calls `/api/v2{path}` as `token` (the test account's by default); parses JSON answers. */
+export function clientOf(s: TestServer, token: string = s.token) {
+  return async function call<T = any>(
+    method: string,
+    path: string,
+    options: CallOptions = {},
+  ): Promise<Reply<T>> {
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    const who = options.token === undefined ? token : options.token;
+    if (who !== null) headers.authorization = `Bearer ${who}`;
+    let body = options.body;
+    if (options.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    }
+    const res = await fetch(`${s.url}/api/v2${path}`, { method, headers, body });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const type = res.headers.get('content-type') ?? '';
+    const parsed =
+      /json/.test(type) && bytes.length
+        ? (JSON.parse(bytes.toString('utf8')) as T)
+        : (bytes.toString('utf8') as T);
+    return { status: res.status, headers: res.headers, body: parsed, bytes };
+  };
+}
+
+export type Call = ReturnType<typeof clientOf>;
+
+export const key = (): string => randomUUID();
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(bytes: Buffer): number {
+  let c = 0xffffffff;
+  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A real grey PNG of the given size (`shade` varies the bytes, so equal sizes can differ). */
+export function png(width: number, height: number, shade = 0x80): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 0; // greyscale
+  const row = Buffer.alloc(width + 1, shade);
+  row[0] = 0; // filter: none
+  const raw = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** Uploads bytes as a blob; answers its sha256. */
+export async function uploadBlob(call: Call, bytes: Uint8Array): Promise<string> {
+  const res = await call<{ sha256: string }>('POST', '/blobs', {
+    body: bytes,
+    headers: { 'content-type': 'application/octet-stream' },
+  });
+  if (res.status !== 201 && res.status !== 200) throw new Error(`blob: ${res.status}`);
+  return res.body.sha256;
+}
+
+/** Registers an image from PNG bytes (through a blob); answers the asset. */
+export async function createImage(call: Call, bytes: Buffer, title = 'Image', path = 'image.png') {
+  const sha256 = await uploadBlob(call, bytes);
+  const res = await call('POST', '/assets', {
+    json: { request_key: key(), kind: 'image', title, files: [{ path, blob: sha256 }] },
+  });
+  if (res.status !== 201) throw new Error(`image: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.asset;
+}
+
+/** Registers a production of `medium` with more files; answers the asset. */
+export async function createProduction(
+  call: Call,
+  options: { medium?: string; title?: string; files?: unknown[] } = {},
+) {
+  const res = await call('POST', '/assets', {
+    json: {
+      request_key: key(),
+      kind: 'production',
+      title: options.title ?? 'Production',
+      medium: { id: options.medium ?? 'banner', version: 1 },
+      media_contract: { version: '1.0' },
+      files: options.files ?? [],
+    },
+  });
+  if (res.status !== 201) throw new Error(`production: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.asset;
+}
