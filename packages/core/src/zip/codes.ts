@@ -2,8 +2,9 @@ import type { CodeCatalog } from '../report/codes.js';
 
 /**
  * Codes found while reading a ZIP (decisions §4): `archive.*` for the archive itself, `names.*`
- * for entry names that could escape or collide when written anywhere, `limits.*` for sizes and
- * counts. A refused entry never reaches the folder.
+ * for paths that could escape or collide when written anywhere, `limits.*` for sizes and counts.
+ * A refused entry never reaches the folder. The folder checks reuse the `names.*` and `limits.*`
+ * codes for the same defects (one defect, one code), so the texts speak of paths and files.
  */
 export const zipCodes = {
   'archive.not_zip': {
@@ -59,36 +60,36 @@ export const zipCodes = {
     suggestion: 'Replace links with the files they point to.',
   },
   'names.traversal': {
-    message: 'The entry name has a ".." segment that leads outside the folder.',
+    message: 'The path has a ".." segment that leads outside the folder.',
     suggestion: 'Use paths inside the folder only.',
   },
   'names.absolute': {
-    message: 'The entry name is an absolute path.',
+    message: 'The path is absolute.',
     suggestion: 'Use paths relative to the folder root.',
   },
   'names.backslash': {
-    message: 'The entry name contains a backslash.',
+    message: 'The path contains a backslash.',
     suggestion: 'Separate folders with "/".',
   },
   'names.drive_letter': {
-    message: 'The entry name starts with a drive letter.',
+    message: 'The path starts with a drive letter.',
     suggestion: 'Use paths relative to the folder root.',
   },
   'names.control_character': {
-    message: 'The entry name contains a control character.',
+    message: 'The path contains a control character.',
     suggestion: 'Rename the file with visible characters only.',
   },
   'names.not_canonical': {
-    message: 'The entry name is empty or has empty or "." segments.',
+    message: 'The path is empty or has empty or "." segments.',
     suggestion: 'Use plain paths such as "images/logo.png".',
   },
   'names.encoding': {
-    message: 'The entry name is flagged as UTF-8 but is not valid UTF-8.',
+    message: 'The archive flags the path as UTF-8 but it is not valid UTF-8.',
     suggestion: 'Create the archive again with a tool that writes UTF-8 names.',
   },
   'names.duplicate': {
     message:
-      'Another entry has the same path (compared after Unicode NFC and case folding), or the path is both a file and a folder.',
+      'Another file has the same path (compared after Unicode NFC and case folding), or the path is both a file and a folder.',
     suggestion: 'Keep one file per path, ignoring letter case.',
   },
   'limits.archive_size': {
@@ -96,11 +97,11 @@ export const zipCodes = {
     suggestion: 'Remove large or unused files.',
   },
   'limits.total_size': {
-    message: 'The files of the archive together are larger than allowed.',
+    message: 'The files together are larger than allowed.',
     suggestion: 'Remove large or unused files.',
   },
   'limits.entries': {
-    message: 'The archive has more entries than allowed.',
+    message: 'There are more files (archive entries) than allowed.',
     suggestion: 'Remove unused files.',
   },
   'limits.file_size': {
