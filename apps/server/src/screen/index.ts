@@ -1,8 +1,147 @@
-// Placeholder for the editing screen (HTML pages at /): its owner replaces this file.
 import express from 'express';
-import type { Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
+import { maybeAuth } from '../auth/context.js';
+import type { SessionAuth } from '../auth/context.js';
 import type { Deps } from '../deps.js';
+import { problem } from '../http/problem.js';
+import { screenAssets } from './assets.js';
+import { page } from './layout.js';
+import type { PageOptions } from './layout.js';
+import { editorBody } from './pages/editor.js';
+import { loginBody } from './pages/login.js';
+import { projectBody } from './pages/project.js';
+import { projectsBody } from './pages/projects.js';
+import { tokensBody } from './pages/tokens.js';
+import { PREVIEW_CSP, sameToken, screenHeaders } from './security.js';
 
-export function screenRouter(_deps: Deps): Router {
-  return express.Router();
+/** Identifiers are opaque prefixed strings; anything else cannot name a project or a page. */
+const ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** The signed-in person (a screen session), or null: API tokens do not open the screen. */
+function personOf(req: Request): SessionAuth | null {
+  const auth = maybeAuth(req);
+  return auth?.via === 'session' ? auth : null;
+}
+
+/** A path on this service to return to after logging in; anything else goes to the projects. */
+export function safeNext(value: unknown): string {
+  if (typeof value !== 'string' || !value.startsWith('/') || value.length > 2000)
+    return '/projects';
+  return /^\/[/\\]|[\\\s]/.test(value) ? '/projects' : value;
+}
+
+function send(res: Response, options: PageOptions): void {
+  res.type('text/html; charset=utf-8').send(page(options).value);
+}
+
+type PersonPage = (req: Request, res: Response, person: SessionAuth) => void | Promise<void>;
+
+/** A page for signed-in people; others are sent to the login page and brought back after. */
+function forPerson(render: PersonPage): RequestHandler {
+  return async (req, res) => {
+    const person = personOf(req);
+    if (!person) {
+      res.redirect(303, `/login?next=${encodeURIComponent(req.originalUrl)}`);
+      return;
+    }
+    await render(req, res, person);
+  };
+}
+
+function projectIdOf(req: Request): string {
+  const id = String(req.params.id);
+  if (!ID.test(id)) throw problem(404, 'not_found', 'No such project.');
+  return id;
+}
+
+/**
+ * The editing screen (issue 6): server-rendered pages, each with the CSP of `security.ts`; the
+ * page script (packages/browser, `galley-screen.min.js`) does every write through `/auth` and
+ * `/api/v1` with the session cookie and `X-CSRF-Token`.
+ */
+export function screenRouter(deps: Deps): Router {
+  const router = express.Router();
+  const { store, clock } = deps;
+
+  router.get('/assets/:name', screenAssets());
+
+  router.get('/', screenHeaders, (req, res) => {
+    res.redirect(303, personOf(req) ? '/projects' : '/login');
+  });
+
+  router.get('/login', screenHeaders, (req, res) => {
+    const next = safeNext(req.query.next);
+    if (personOf(req)) {
+      res.redirect(303, next);
+      return;
+    }
+    send(res, { screen: 'login', title: 'Log in', session: null, body: loginBody(next) });
+  });
+
+  router.get(
+    '/account/tokens',
+    screenHeaders,
+    forPerson(async (_req, res, person) => {
+      const tokens = await store.tokens.list(person.account.accountNumber);
+      const body = tokensBody(tokens, clock.now());
+      send(res, { screen: 'tokens', title: 'API tokens', session: person, body });
+    }),
+  );
+
+  router.get(
+    '/projects',
+    screenHeaders,
+    forPerson((_req, res, person) => {
+      send(res, { screen: 'projects', title: 'Projects', session: person, body: projectsBody() });
+    }),
+  );
+
+  router.get(
+    '/projects/:id',
+    screenHeaders,
+    forPerson((req, res, person) => {
+      const id = projectIdOf(req);
+      const body = projectBody(id);
+      const data = { project: id, account: String(person.account.accountNumber) };
+      send(res, { screen: 'project', title: 'Project', session: person, body, data });
+    }),
+  );
+
+  router.get(
+    '/projects/:id/edit',
+    screenHeaders,
+    forPerson((req, res, person) => {
+      const id = projectIdOf(req);
+      const pageId =
+        typeof req.query.page === 'string' && ID.test(req.query.page) ? req.query.page : '';
+      send(res, {
+        screen: 'editor',
+        title: 'Page editor',
+        session: person,
+        body: editorBody(id, person.csrfToken),
+        data: { project: id, page: pageId, 'account-name': person.account.name },
+      });
+    }),
+  );
+
+  // The preview frame's document: the draft's HTML, posted by the editor's hidden form.
+  router.post(
+    '/projects/:id/preview',
+    express.urlencoded({ extended: false, limit: deps.config.jsonLimitBytes, parameterLimit: 10 }),
+    (req, res) => {
+      projectIdOf(req);
+      const person = personOf(req);
+      if (!person) throw problem(401, 'unauthorized', 'Log in to preview pages.');
+      const form = (req.body ?? {}) as Record<string, unknown>;
+      if (!sameToken(form.csrf_token, person.csrfToken))
+        throw problem(403, 'csrf_failed', 'The preview form needs the session’s CSRF token.');
+      if (typeof form.html !== 'string')
+        throw problem(400, 'bad_request', 'Send the page’s HTML in the `html` field.');
+      res.setHeader('Content-Security-Policy', PREVIEW_CSP);
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.type('text/html; charset=utf-8').send(form.html);
+    },
+  );
+
+  return router;
 }

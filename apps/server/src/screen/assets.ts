@@ -1,0 +1,41 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { RequestHandler } from 'express';
+import { problem } from '../http/problem.js';
+import { screenCss } from './style.js';
+
+/** The bundles that packages/browser builds into its dist/ (turbo builds it before the server). */
+const bundles = new Set(['galley.min.js', 'galley-screen.min.js']);
+
+function browserDist(): string {
+  const require = createRequire(import.meta.url);
+  return join(dirname(require.resolve('@galley/browser/package.json')), 'dist');
+}
+
+/**
+ * `/assets/screen.css` and the two scripts. The scripts are read on each request (they are small
+ * and a rebuild must show at once); a missing build is a 503 that says how to make it.
+ */
+export function screenAssets(): RequestHandler {
+  const dist = browserDist();
+  return async (req, res) => {
+    const name = String(req.params.name);
+    if (name === 'screen.css') {
+      res.type('text/css; charset=utf-8').send(screenCss);
+      return;
+    }
+    if (!bundles.has(name)) throw problem(404, 'not_found', `No asset ${name}.`);
+    let script: Buffer;
+    try {
+      script = await readFile(join(dist, name));
+    } catch {
+      throw problem(
+        503,
+        'bundle_missing',
+        `The browser bundle ${name} is not built: run \`pnpm build\` (or \`pnpm --filter @galley/browser bundle\`).`,
+      );
+    }
+    res.type('text/javascript; charset=utf-8').send(script);
+  };
+}

@@ -1,0 +1,46 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { RequestHandler } from 'express';
+
+/**
+ * The screen's pages run only scripts and styles served from this origin: no inline script, no
+ * eval, no plugins, no framing by others. The preview frame is the only frame, same origin.
+ */
+export const SCREEN_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "frame-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * A page preview: `sandbox` without `allow-scripts` or `allow-same-origin` gives the document an
+ * opaque origin in which no script runs (decisions §6b); only the screen may frame it.
+ */
+export const PREVIEW_CSP = [
+  'sandbox',
+  "script-src 'none'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'self'",
+].join('; ');
+
+export const screenHeaders: RequestHandler = (_req, res, next) => {
+  res.setHeader('Content-Security-Policy', SCREEN_CSP);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  next();
+};
+
+/** Constant-time comparison of a CSRF token sent in a form field with the session's. */
+export function sameToken(sent: unknown, expected: string): boolean {
+  if (typeof sent !== 'string') return false;
+  const a = Buffer.from(sent);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

@@ -1,0 +1,74 @@
+// The editing screen under test: a real server on loopback (the platform harness), the browser
+// bundles built first (so a clean clone needs no build step), and Debian's Chromium.
+import { mkdir } from 'node:fs/promises';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { bundleBrowser } from '../../../../packages/browser/scripts/bundle.js';
+import { launchChromium, whyNoChromium } from '../../../../packages/browser/test/chromium.js';
+import { startTestServer } from '../platform/harness.js';
+import type { TestServer } from '../platform/harness.js';
+
+export { whyNoChromium };
+
+/** Screenshots of the main screens, linked from docs/screen.md. */
+export const screenshots = new URL('../../../../docs/screenshots/', import.meta.url);
+
+export interface ScreenTest {
+  server: TestServer;
+  browser: Browser;
+  /** A fresh browser context (its own cookies and session storage) with a page in it. */
+  person(): Promise<{ context: BrowserContext; page: Page; problems: string[] }>;
+  close(): Promise<void>;
+}
+
+export async function startScreenTest(): Promise<ScreenTest> {
+  await bundleBrowser();
+  const server = await startTestServer();
+  const browser = await launchChromium();
+  await mkdir(screenshots, { recursive: true });
+  return {
+    server,
+    browser,
+    async person() {
+      const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+      const page = await context.newPage();
+      // Every error the page logs (CSP refusals included) fails the test that reads this list.
+      const problems: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') problems.push(m.text());
+      });
+      page.on('pageerror', (e) => problems.push(e.message));
+      return { context, page, problems };
+    },
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+export async function logIn(
+  page: Page,
+  url: string,
+  email: string,
+  password: string,
+): Promise<void> {
+  await page.goto(`${url}/login`);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL(/\/projects$/);
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: new URL(`${name}.png`, screenshots).pathname, fullPage: true });
+}
+
+/**
+ * In-page expression (a string: this package is typed without the DOM): the controls that have
+ * no label, no `aria-label`, and (for buttons) no text.
+ */
+export const UNLABELLED_CONTROLS = `[...document.querySelectorAll(
+  'input:not([type=hidden]), select, textarea, button')]
+  .filter((el) => !(el.labels?.length || el.getAttribute('aria-label') ||
+    (el.tagName === 'BUTTON' && el.textContent.trim())))
+  .map((el) => el.outerHTML.slice(0, 80))`;
