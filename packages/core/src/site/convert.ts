@@ -8,8 +8,7 @@ import { defaultFolderLimits, type FolderLimits } from '../checks/context.js';
 import { isWrongType, readSiteFile, SiteIndex, type SiteFile } from './files.js';
 import { compare, planNames, publicUrl, type PageUrlProblem } from './names.js';
 import { pageFixes, siteWarning, type SiteWarning } from './page.js';
-import { judgeReferences, type ReferenceFindings, type UrlFate } from './references.js';
-import type { PageUrl } from './html.js';
+import { judgeReferences, type ReferenceFindings } from './references.js';
 import { applyEdits, urlEdits } from './rewrite.js';
 
 export interface ConvertSiteOptions {
@@ -103,11 +102,12 @@ function buildProject(
       files.set(at, file.bytes);
       continue;
     }
-    const fates = judged.fates.get(file.path) ?? new Map<PageUrl, UrlFate>();
-    for (const [url, fate] of fates) {
-      if (fate.kind === 'remove')
+    const fates = judged.fates.get(file.path) ?? [];
+    fates.forEach((fate, i) => {
+      const url = file.urls[i];
+      if (fate?.kind === 'remove' && url)
         warnings.push(siteWarning('site.link_removed', file.input, url.url));
-    }
+    });
     const edits = urlEdits(file.urls, fates, names, { from: file.path, at });
     if (file.kind === 'page') {
       const fixes = pageFixes(file, fallbackTitle(file.path, root));

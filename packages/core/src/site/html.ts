@@ -48,11 +48,8 @@ export interface PageScan {
   readonly ids: readonly { readonly value: string; readonly span: Span }[];
 }
 
-interface Attribute {
-  readonly name: string;
-  readonly value: string;
-  readonly span: Span;
-}
+/** An attribute as read; it is also the holder of the URLs in its value. */
+type Attribute = Extract<UrlHolder, { kind: 'attribute' }>;
 
 /** `<link rel>` values that make the page fetch the file. */
 const loadingRels = new Set([
@@ -127,7 +124,7 @@ class PageScanner implements Partial<Handler> {
   onattribute(name: string, value: string): void {
     if (!readAttributes.has(name) || this.attributes.some((a) => a.name === name)) return;
     const span = { start: this.parser.startIndex, end: this.parser.endIndex };
-    this.attributes.push({ name, value, span });
+    this.attributes.push({ kind: 'attribute', name, value, span });
   }
 
   onopentag(name: string, _attribs: unknown, implied: boolean): void {
@@ -195,7 +192,7 @@ class PageScanner implements Partial<Handler> {
       if (value !== '') this.ids.push({ value, span });
       return;
     }
-    const holder: UrlHolder = { kind: 'attribute', name, value, span };
+    const holder = attribute;
     if (name === 'style') {
       for (const found of scanCss(value))
         this.add(found.url, 'load', element, holder, found, noRemoval, span.start);

@@ -21,8 +21,8 @@ export type UrlFate =
 
 export interface ReferenceFindings {
   readonly violations: readonly Violation[];
-  /** Per file (by site path), the fate of each of its URLs that needs one. */
-  readonly fates: ReadonlyMap<string, ReadonlyMap<PageUrl, UrlFate>>;
+  /** Per file (by site path), the fate of each of its URLs (same index), where one is needed. */
+  readonly fates: ReadonlyMap<string, readonly (UrlFate | undefined)[]>;
   /** Site paths some page or style sheet refers to. */
   readonly referenced: ReadonlySet<string>;
 }
@@ -31,7 +31,7 @@ export interface ReferenceFindings {
 type Meaning =
   | { readonly kind: 'none' | 'external' | 'missing' }
   | { readonly kind: 'wrong_type'; readonly file: SiteFile }
-  | { readonly kind: 'file'; readonly fate: UrlFate };
+  | { readonly kind: 'file'; readonly fate: Extract<UrlFate, { kind: 'file' }> };
 
 const removed: UrlFate = { kind: 'remove' };
 
@@ -42,30 +42,29 @@ const removed: UrlFate = { kind: 'remove' };
  */
 export function judgeReferences(files: readonly SiteFile[], index: SiteIndex): ReferenceFindings {
   const violations: Violation[] = [];
-  const fates = new Map<string, Map<PageUrl, UrlFate>>();
+  const fates = new Map<string, (UrlFate | undefined)[]>();
   const referenced = new Set<string>();
   const byPath = new Map(files.map((file) => [file.path, file]));
   // Sites repeat their URLs (navigation, logos, style sheets) on every page of a folder.
-  const meanings = new Map<string, Meaning>();
-  const meaningOf = (url: string, from: string): Meaning => {
-    const key = `${from.slice(0, from.lastIndexOf('/') + 1)}\n${url}`;
-    let meaning = meanings.get(key);
-    if (meaning === undefined) {
-      meaning = resolveMeaning(url, from, index, byPath);
-      meanings.set(key, meaning);
-    }
-    return meaning;
-  };
+  const meaningsByFolder = new Map<string, Map<string, Meaning>>();
   for (const file of files) {
-    const fileFates = new Map<PageUrl, UrlFate>();
+    const folder = file.path.slice(0, file.path.lastIndexOf('/') + 1);
+    let meanings = meaningsByFolder.get(folder);
+    if (meanings === undefined)
+      meaningsByFolder.set(folder, (meanings = new Map<string, Meaning>()));
+    const fileFates = new Array<UrlFate | undefined>(file.urls.length);
     fates.set(file.path, fileFates);
-    for (const url of file.urls) {
-      const meaning = meaningOf(url.url, file.path);
+    file.urls.forEach((url, i) => {
+      let meaning = meanings.get(url.url);
+      if (meaning === undefined) {
+        meaning = resolveMeaning(url.url, file.path, index, byPath);
+        meanings.set(url.url, meaning);
+      }
       if (meaning.kind === 'file') {
-        fileFates.set(url, meaning.fate);
-        if (meaning.fate.kind === 'file') referenced.add(meaning.fate.path);
+        fileFates[i] = meaning.fate;
+        referenced.add(meaning.fate.path);
       } else if (meaning.kind === 'missing' && url.role === 'link') {
-        fileFates.set(url, removed);
+        fileFates[i] = removed;
       } else if (meaning.kind === 'wrong_type') {
         referenced.add(meaning.file.path);
         const reason = meaning.file.unfit?.message ?? '';
@@ -80,7 +79,7 @@ export function judgeReferences(files: readonly SiteFile[], index: SiteIndex): R
           violation('site.missing', { ...place(file, url), message: missingMessage(url) }),
         );
       }
-    }
+    });
   }
   return { violations, fates, referenced };
 }
@@ -99,8 +98,8 @@ function resolveMeaning(
   // A page that cannot be read is reported once, as itself (site.read).
   if (file && file.kind !== 'page' && isWrongType(file)) return { kind: 'wrong_type', file };
   const written = target.folder ? indexOf(target.path) : target.path;
-  const fate: UrlFate = {
-    kind: 'file',
+  const fate = {
+    kind: 'file' as const,
     path: found.path,
     folder: found.folder,
     absolute: target.absolute,

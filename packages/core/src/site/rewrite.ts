@@ -14,16 +14,17 @@ export interface Edit extends Span {
  */
 export function urlEdits(
   urls: readonly PageUrl[],
-  fates: ReadonlyMap<PageUrl, UrlFate>,
+  fates: readonly (UrlFate | undefined)[],
   names: ReadonlyMap<string, string>,
   move: { readonly from: string; readonly at: string },
 ): Edit[] {
   const { from, at } = move;
   const edits: Edit[] = [];
   const byAttribute = new Map<UrlHolder, Edit[]>();
-  for (const url of urls) {
-    const fate = fates.get(url);
-    if (fate === undefined) continue;
+  for (let i = 0; i < urls.length; i++) {
+    const url = urls[i];
+    const fate = fates[i];
+    if (url === undefined || fate === undefined) continue;
     if (fate.kind === 'remove') {
       for (const span of url.removal) edits.push({ ...span, text: '' });
       continue;
