@@ -30,6 +30,8 @@ const mediaTypes: Readonly<Record<string, string>> = {
 
 /** Text the inspection requires to be UTF-8, served with that charset. */
 const utf8Types = new Set([
+  'application/json',
+  'application/manifest+json',
   'text/html',
   'text/css',
   'text/javascript',

@@ -2,29 +2,41 @@
 // fetch wrapper, and real images made here (PNG encoder) so sizes can be chosen exactly.
 import { randomUUID } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
+import type { Problem, v2 } from '@galley/core';
+import type { z } from 'zod';
 import { startTestServer } from '../platform/harness.js';
 import type { TestServer } from '../platform/harness.js';
 
 export { startTestServer };
 export type { TestServer };
 
-export interface Reply<T = any> {
+export type AssetAnswer = z.output<typeof v2.AssetEnvelope>;
+export type Asset = AssetAnswer['asset'];
+/** The members a problem may carry (decisions §1). */
+export type ProblemAnswer = Problem & {
+  current_revision?: number;
+  errors?: Record<string, string[]>;
+  violations?: Array<{ path: string; code: string; message: string }>;
+};
+
+/** An answer: `body` is T, or a problem's members when the call failed. */
+export interface Reply<T = AssetAnswer> {
   status: number;
   headers: Headers;
-  body: T;
+  body: T & Partial<ProblemAnswer>;
   bytes: Buffer;
 }
 
 export interface CallOptions {
   json?: unknown;
-  body?: BodyInit;
+  body?: RequestInit['body'];
   headers?: Record<string, string>;
   token?: string | null;
 }
 
 /** Calls `/api/v2{path}` as `token` (the test account's by default); parses JSON answers. */
 export function clientOf(s: TestServer, token: string = s.token) {
-  return async function call<T = any>(
+  return async function call<T = AssetAnswer>(
     method: string,
     path: string,
     options: CallOptions = {},
@@ -102,7 +114,12 @@ export async function uploadBlob(call: Call, bytes: Uint8Array): Promise<string>
 }
 
 /** Registers an image from PNG bytes (through a blob); answers the asset. */
-export async function createImage(call: Call, bytes: Buffer, title = 'Image', path = 'image.png') {
+export async function createImage(
+  call: Call,
+  bytes: Buffer,
+  title = 'Image',
+  path = 'image.png',
+): Promise<Asset> {
   const sha256 = await uploadBlob(call, bytes);
   const res = await call('POST', '/assets', {
     json: { request_key: key(), kind: 'image', title, files: [{ path, blob: sha256 }] },
@@ -115,7 +132,7 @@ export async function createImage(call: Call, bytes: Buffer, title = 'Image', pa
 export async function createProduction(
   call: Call,
   options: { medium?: string; title?: string; files?: unknown[] } = {},
-) {
+): Promise<Asset> {
   const res = await call('POST', '/assets', {
     json: {
       request_key: key(),

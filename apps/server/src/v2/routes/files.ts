@@ -87,7 +87,7 @@ export function fileRoutes(api: ApiRouter, ctx: V2Context): void {
       const part = range.kind === 'part' ? range : undefined;
       const stream = await store.bytes.read(file.sha256, part);
       if (!stream) throw assetProblem('content_erased', `The content of ${file.path} is gone.`);
-      res.status(part ? 206 : 200).type(contentTypeOf(file.mediaType));
+      res.status(part ? 206 : 200).setHeader('Content-Type', contentTypeOf(file.mediaType));
       res.setHeader('Content-Length', String(part ? part.end - part.start + 1 : file.size));
       if (part) res.setHeader('Content-Range', `bytes ${part.start}-${part.end}/${file.size}`);
       await pipeline(stream, res).catch((error: unknown) => {
