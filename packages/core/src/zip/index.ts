@@ -1,5 +1,11 @@
 export { zipCodes, type ZipCode } from './codes.js';
 export { defaultZipLimits, type ZipLimits } from './limits.js';
 export { readZip, type ReadZipOptions, type ReadZipResult } from './read.js';
-export { writeZip, ZipWriteError, type RawDeflate, type WriteZipOptions } from './write.js';
+export {
+  writeZip,
+  zipDeflateLevel,
+  ZipWriteError,
+  type RawDeflate,
+  type WriteZipOptions,
+} from './write.js';
 export { isZip } from './sniff.js';

@@ -3,10 +3,17 @@ import { deflateRawSync } from 'node:zlib';
 import fc from 'fast-check';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
-import { isZip, readZip, writeZip, type Folder, type RawDeflate } from '@galley/core';
+import {
+  isZip,
+  readZip,
+  writeZip,
+  zipDeflateLevel,
+  type Folder,
+  type RawDeflate,
+} from '@galley/core';
 import { crc, te } from './craft.js';
 
-const zlibLevel6: RawDeflate = (data) => deflateRawSync(data, { level: 6 });
+const zlibDeflate: RawDeflate = (data) => deflateRawSync(data, { level: zipDeflateLevel });
 
 const u16 = (b: Uint8Array, at: number) => b[at]! | (b[at + 1]! << 8);
 const u32 = (b: Uint8Array, at: number) => (u16(b, at) | (u16(b, at + 2) << 16)) >>> 0;
@@ -87,7 +94,7 @@ describe('writeZip', () => {
   });
 
   it('is read back by independent readers (JSZip, fflate is covered by the corpus test)', async () => {
-    for (const deflate of [undefined, zlibLevel6]) {
+    for (const deflate of [undefined, zlibDeflate]) {
       const zip = await JSZip.loadAsync(writeZip(folder, { deflate }));
       const names = Object.values(zip.files).map((f) => f.name);
       expect(names).toEqual([...folder.keys()].sort());
@@ -105,7 +112,7 @@ describe('writeZip', () => {
   });
 
   it('lets the caller pass node:zlib without changing anything but the compressed bytes', () => {
-    const withZlib = writeZip(folder, { deflate: zlibLevel6 });
+    const withZlib = writeZip(folder, { deflate: zlibDeflate });
     const strip = (zip: Uint8Array) =>
       centralRecords(zip).map(({ name, method, crc }) => ({ name, method, crc }));
     expect(strip(withZlib)).toEqual(strip(writeZip(folder)));
@@ -135,7 +142,7 @@ describe('writeZip and readZip, property-based', () => {
   it('reads back exactly the folder it wrote, with either deflate', () => {
     fc.assert(
       fc.property(folders, fc.boolean(), (folder, zlib) => {
-        const zip = writeZip(folder, zlib ? { deflate: zlibLevel6 } : {});
+        const zip = writeZip(folder, zlib ? { deflate: zlibDeflate } : {});
         for (const record of centralRecords(zip))
           expect(record.crc).toBe(crc(folder.get(record.name)!));
         const r = readZip(zip);
