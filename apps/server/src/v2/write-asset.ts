@@ -9,6 +9,8 @@ import type { RevisionChange } from './revision-plan.js';
 import { planRevision } from './revision-plan.js';
 import { assetBody } from './views.js';
 
+const PARALLEL_PUTS = 8;
+
 /**
  * Stores the bytes a request carried, runs `commit`, and if the commit fails removes again the
  * bytes this request added that nothing uses, so a refused write leaves nothing behind.
@@ -20,10 +22,18 @@ export async function withFreshBytes<T>(
 ): Promise<T> {
   const created: string[] = [];
   try {
-    for (const file of fresh) {
-      const put = await store.bytes.put([file.bytes ?? new Uint8Array()]);
-      if (put.ok && put.created) created.push(put.sha256);
-    }
+    // Each distinct content once; each put is fsynced, and several at once let the disk batch.
+    const contents = [
+      ...new Map(fresh.map((f) => [f.sha256, f.bytes ?? new Uint8Array()])).values(),
+    ];
+    let next = 0;
+    const worker = async () => {
+      while (next < contents.length) {
+        const put = await store.bytes.put([contents[next++]!]);
+        if (put.ok && put.created) created.push(put.sha256);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(PARALLEL_PUTS, contents.length) }, worker));
     return await commit();
   } catch (error) {
     await releaseUnused(store, created);

@@ -1,9 +1,12 @@
 // Shared by the asset interface tests: a real server (see ../platform/harness.ts), a small
 // fetch wrapper, and real images made here (PNG encoder) so sizes can be chosen exactly.
 import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import { deflateSync } from 'node:zlib';
 import type { Problem, v2 } from '@galley/core';
 import type { z } from 'zod';
+import { loadConfig, startServer } from '@galley/server';
+import type { Store, TestClock } from '@galley/store';
 import { startTestServer } from '../platform/harness.js';
 import type { TestServer } from '../platform/harness.js';
 
@@ -35,7 +38,7 @@ export interface CallOptions {
 }
 
 /** Calls `/api/v2{path}` as `token` (the test account's by default); parses JSON answers. */
-export function clientOf(s: TestServer, token: string = s.token) {
+export function clientOf(s: Pick<TestServer, 'url'> & { token?: string }, token = s.token ?? '') {
   return async function call<T = AssetAnswer>(
     method: string,
     path: string,
@@ -52,11 +55,9 @@ export function clientOf(s: TestServer, token: string = s.token) {
     const res = await fetch(`${s.url}/api/v2${path}`, { method, headers, body });
     const bytes = Buffer.from(await res.arrayBuffer());
     const type = res.headers.get('content-type') ?? '';
-    const parsed =
-      /json/.test(type) && bytes.length
-        ? (JSON.parse(bytes.toString('utf8')) as T)
-        : (bytes.toString('utf8') as T);
-    return { status: res.status, headers: res.headers, body: parsed, bytes };
+    const text = bytes.toString('utf8');
+    const parsed: unknown = /json/.test(type) && bytes.length ? JSON.parse(text) : text;
+    return { status: res.status, headers: res.headers, body: parsed as Reply<T>['body'], bytes };
   };
 }
 
@@ -145,4 +146,29 @@ export async function createProduction(
   });
   if (res.status !== 201) throw new Error(`production: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.asset;
+}
+
+/**
+ * A server on an already open store (from `describeStores`, so SQLite and PostgreSQL alike),
+ * with a fresh account and its token. Close it before the store.
+ */
+export async function serveStore(
+  store: Store,
+  clock: TestClock,
+): Promise<{ url: string; token: string; call: Call; close: () => Promise<void> }> {
+  const config = loadConfig({}, { dataDir: tmpdir(), logLevel: 'silent' });
+  const server = await startServer({
+    store,
+    clock,
+    config,
+    host: '127.0.0.1',
+    port: 0,
+    baseUrlFromListen: true,
+  });
+  const email = `${randomUUID()}@example.org`;
+  const created = await store.accounts.create({ email, name: 'Served', password: 'pw' });
+  if (!created.ok) throw new Error('account');
+  const { token } = await store.tokens.issue({ accountNumber: created.account.accountNumber });
+  const call = clientOf({ url: server.url }, token);
+  return { url: server.url, token, call, close: () => server.close() };
 }
