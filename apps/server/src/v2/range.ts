@@ -19,8 +19,8 @@ export function parseRange(header: string | undefined, size: number): RangeReque
     return { kind: 'part', start: Math.max(0, size - suffix), end: size - 1 };
   }
   const start = Number(first);
-  const end = last === '' ? size - 1 : Number(last);
-  if (end < start) return { kind: 'whole' };
+  if (last !== '' && Number(last) < start) return { kind: 'whole' };
   if (start >= size) return { kind: 'unsatisfiable' };
-  return { kind: 'part', start, end: Math.min(end, size - 1) };
+  const end = last === '' ? size - 1 : Math.min(Number(last), size - 1);
+  return { kind: 'part', start, end };
 }
