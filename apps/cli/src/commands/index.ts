@@ -2,9 +2,17 @@
 import type { Command } from 'commander';
 import type { CliIo } from '../io.js';
 import { registerAccounts } from './accounts.js';
+import { registerCheck } from './check.js';
+import { registerConvert } from './convert.js';
 import { registerServe } from './serve.js';
 import { registerTokens } from './tokens.js';
 
 export type RegisterCommand = (program: Command, io: CliIo) => void;
 
-export const commands: RegisterCommand[] = [registerServe, registerAccounts, registerTokens];
+export const commands: RegisterCommand[] = [
+  registerServe,
+  registerAccounts,
+  registerTokens,
+  registerCheck,
+  registerConvert,
+];

@@ -1,0 +1,66 @@
+import type { Command } from 'commander';
+import type { CliIo } from '../io.js';
+
+/**
+ * Exit codes of the folder and service commands (docs/cli.md): 0 done and every check passed,
+ * 1 violations or a refusal by the service, 2 input that could not be used at all.
+ */
+export const exitCodes = { ok: 0, failed: 1, unusable: 2 } as const;
+export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes];
+
+export type InputErrorCode =
+  | 'missing'
+  | 'unreadable'
+  | 'not_a_file'
+  | 'symlink_outside'
+  | 'symlink_loop'
+  | 'too_large'
+  | 'no_server'
+  | 'no_token'
+  | 'invalid_option';
+
+/** Input that cannot be used at all (exit 2): one clear line, no report. */
+export class InputError extends Error {
+  readonly code: InputErrorCode;
+  constructor(code: InputErrorCode, message: string) {
+    super(message);
+    this.name = 'InputError';
+    this.code = code;
+  }
+}
+
+export type FailureCode =
+  'refused' | 'unreachable' | 'sha256_mismatch' | 'not_found' | 'write_failed';
+
+/** A run that went wrong after the input was accepted (exit 1), e.g. the service refused it. */
+export class CommandFailure extends Error {
+  readonly code: FailureCode;
+  constructor(code: FailureCode, message: string) {
+    super(message);
+    this.name = 'CommandFailure';
+    this.code = code;
+  }
+}
+
+/**
+ * Runs a command body and sets the process exit code from its result. Typed failures are
+ * printed as `galley: <message>`; anything else is left to the program's own handler.
+ */
+export async function runCommand(io: CliIo, body: () => Promise<ExitCode>): Promise<void> {
+  let code: ExitCode;
+  try {
+    code = await body();
+  } catch (error) {
+    if (!(error instanceof InputError || error instanceof CommandFailure)) throw error;
+    io.err(`galley: ${error.message}`);
+    code = error instanceof InputError ? exitCodes.unusable : exitCodes.failed;
+  }
+  if (code !== exitCodes.ok) process.exitCode = code;
+}
+
+/** Usage mistakes (a missing argument, an unknown option, a bad value) are unusable input: 2. */
+export function usageErrorsExitWith2(command: Command): Command {
+  return command.exitOverride((error) => {
+    process.exit(error.exitCode === 0 ? 0 : exitCodes.unusable);
+  });
+}

@@ -1,0 +1,89 @@
+import type { CheckReport, Violation } from '@galley/core';
+import type { Paint } from './paint.js';
+
+/** True when no check failed: warnings and `unchecked` (which only comes with warnings) pass. */
+export function reportPassed(report: CheckReport): boolean {
+  return Object.values(report.checks).every((outcome) => outcome !== 'failed');
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function counts(violations: readonly Violation[]): string {
+  const errors = violations.filter((v) => v.severity === 'error').length;
+  const warnings = violations.length - errors;
+  return [
+    ...(errors > 0 ? [plural(errors, 'error')] : []),
+    ...(warnings > 0 ? [plural(warnings, 'warning')] : []),
+  ].join(', ');
+}
+
+/** `img/a.png:12:5 @3`: where the problem is, as precisely as the check could say. */
+export function placeOf(v: { path: string; line?: number; column?: number; element?: string }) {
+  const file = v.path === '' ? '(the archive)' : v.path;
+  const line =
+    v.line === undefined ? '' : `:${v.line}${v.column === undefined ? '' : `:${v.column}`}`;
+  return `${file}${line}${v.element === undefined ? '' : ` ${v.element}`}`;
+}
+
+/** Typed values as people write them: sizes as `300×250`, text unquoted, the rest as JSON. */
+export function valueText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const size = value as { width?: unknown; height?: unknown } | null;
+  if (size && typeof size.width === 'number' && typeof size.height === 'number')
+    return `${size.width}×${size.height}`;
+  return JSON.stringify(value);
+}
+
+function violationText(v: Violation, paint: Paint): string[] {
+  const severity = v.severity === 'error' ? paint.red('error  ') : paint.yellow('warning');
+  const lines = [`  ${severity}  ${paint.bold(placeOf(v))}  ${paint.dim(v.code)}`];
+  const indent = ' '.repeat(11);
+  lines.push(`${indent}${v.message}`);
+  // Typed values the message already spells out are not repeated.
+  const typed = [
+    ...(v.expected === undefined ? [] : [`expected ${valueText(v.expected)}`]),
+    ...(v.actual === undefined ? [] : [`found ${valueText(v.actual)}`]),
+  ].filter((text) => !v.message.includes(text.slice(text.indexOf(' ') + 1)));
+  if (typed.length > 0) lines.push(`${indent}${paint.dim(typed.join(', '))}`);
+  if (v.suggestion !== undefined) lines.push(`${indent}${paint.cyan(`→ ${v.suggestion}`)}`);
+  return lines;
+}
+
+/**
+ * A check report for people: one line per check with its outcome, then the violations grouped
+ * by check (in the report's deterministic order), each with its place, code, text and fix.
+ */
+export function checkReportText(report: CheckReport, paint: Paint, source: string): string {
+  const byCheck = new Map<string, Violation[]>();
+  for (const v of report.violations) {
+    const group = byCheck.get(v.check);
+    if (group) group.push(v);
+    else byCheck.set(v.check, [v]);
+  }
+  const names = [...new Set([...Object.keys(report.checks), ...byCheck.keys()])];
+  const width = Math.max(...names.map((n) => n.length));
+  const lines: string[] = [];
+  const total = counts(report.violations);
+  lines.push(
+    reportPassed(report)
+      ? `${paint.bold(source)}: ${paint.green('passed')}${total ? ` (${total})` : ''}`
+      : `${paint.bold(source)}: ${paint.red('failed')} (${total})`,
+    '',
+  );
+  for (const name of names) {
+    const outcome = report.checks[name as keyof CheckReport['checks']] ?? 'unchecked';
+    const mark =
+      outcome === 'passed'
+        ? paint.green('✓')
+        : outcome === 'failed'
+          ? paint.red('✗')
+          : paint.yellow('?');
+    const found = counts(byCheck.get(name) ?? []);
+    lines.push(`  ${mark} ${name.padEnd(width)}  ${outcome.padEnd(9)}  ${found}`.trimEnd());
+  }
+  for (const [name, violations] of byCheck) {
+    lines.push('', paint.bold(name));
+    for (const v of violations) lines.push(...violationText(v, paint));
+  }
+  return lines.join('\n');
+}
