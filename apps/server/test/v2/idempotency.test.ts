@@ -1,0 +1,175 @@
+// request_key (decisions §6): replay, request_key_reused, request_in_progress, concurrency.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeStores } from '../../../../packages/store/test/stores.js';
+import type { Call, TestServer } from './helpers.js';
+import {
+  clientOf,
+  createProduction,
+  key,
+  png,
+  serveStore,
+  startTestServer,
+  uploadBlob,
+} from './helpers.js';
+
+const countAssets = async (call: Call) =>
+  (await call<{ assets: unknown[] }>('GET', '/assets?per_page=200&kind=image,data,production')).body
+    .assets.length;
+
+const dataAsset = (request_key: string, title = 'Data') => ({
+  request_key,
+  kind: 'data',
+  title,
+  files: [
+    {
+      path: 'copy.json',
+      json: { blocks: [{ id: 'h', text: 'Hi' }] },
+      schema: 'svc://schemas/copy/1',
+    },
+  ],
+});
+
+describe('request_key', () => {
+  let s: TestServer;
+  let call: Call;
+  beforeAll(async () => {
+    s = await startTestServer();
+    call = clientOf(s);
+  });
+  afterAll(() => s.close());
+
+  it('replays the first answer to a resend, status, Location and body, registering once', async () => {
+    const k = key();
+    const first = await call('POST', '/assets', { json: dataAsset(k) });
+    s.clock.advanceSeconds(30);
+    const again = await call('POST', '/assets', { json: dataAsset(k) });
+    expect(first.status).toBe(201);
+    expect([again.status, again.headers.get('location')]).toEqual([
+      201,
+      first.headers.get('location'),
+    ]);
+    expect(again.body).toEqual(first.body);
+    expect(await countAssets(call)).toBe(1);
+  });
+
+  it('answers 409 request_key_reused to the same key with another body or path', async () => {
+    const k = key();
+    expect((await call('POST', '/assets', { json: dataAsset(k) })).status).toBe(201);
+    const other = await call('POST', '/assets', { json: dataAsset(k, 'Another title') });
+    expect([other.status, other.body.code]).toEqual([409, 'request_key_reused']);
+    const elsewhere = await call('PATCH', `/assets/ast_svc_inter_400`, {
+      json: { request_key: k, title: 'x' },
+    });
+    expect(elsewhere.status).toBe(403); // refusals before the key (404/403) come first
+    const prod = await createProduction(call);
+    const path = await call('PATCH', `/assets/${prod.id}`, {
+      json: { request_key: k, title: 'Data' },
+    });
+    expect([path.status, path.body.code]).toEqual([409, 'request_key_reused']);
+  });
+
+  it('replays a refusal too, and keys belong to one account', async () => {
+    const k = key();
+    const bad = {
+      ...dataAsset(k),
+      files: [{ path: 'copy.json', json: { blocks: [] }, schema: 'svc://schemas/copy/1' }],
+    };
+    const first = await call('POST', '/assets', { json: bad });
+    expect(first.status).toBe(422);
+    expect(await call('POST', '/assets', { json: bad })).toMatchObject({
+      status: 422,
+      body: first.body,
+    });
+    expect((await call('POST', '/assets', { json: dataAsset(k) })).body.code).toBe(
+      'request_key_reused',
+    );
+    const other = clientOf(s, (await s.addAccount('keys@example.org')).token);
+    expect((await other('POST', '/assets', { json: dataAsset(k) })).status).toBe(201);
+  });
+
+  it('forgets keys after 7 days', async () => {
+    const k = key();
+    expect((await call('POST', '/assets', { json: dataAsset(k) })).status).toBe(201);
+    s.clock.advanceSeconds(7 * 86_400 - 1);
+    expect((await call('POST', '/assets', { json: dataAsset(k, 'New') })).status).toBe(409);
+    s.clock.advanceSeconds(1);
+    const reused = await call('POST', '/assets', { json: dataAsset(k, 'New') });
+    expect([reused.status, reused.body.asset.title]).toEqual([201, 'New']);
+  });
+
+  it('answers 409 request_in_progress while another process runs the first request', async () => {
+    const second = await serveStore(s.store, s.clock);
+    const secondAsAda = clientOf({ url: second.url }, s.token);
+    try {
+      const prod = await createProduction(call);
+      // Many distinct files: each is stored and fsynced, so the request runs for a while.
+      const put = Array.from({ length: 1500 }, (_, i) => ({
+        path: `canvas/f${i}.css`,
+        text: `.c${i}{}`,
+      }));
+      const body = { request_key: key(), base_revision: 1, put };
+      const slow = call('POST', `/assets/${prod.id}/revisions`, { json: body });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const [elsewhere, here] = await Promise.all([
+        secondAsAda('POST', `/assets/${prod.id}/revisions`, { json: body }),
+        call('POST', `/assets/${prod.id}/revisions`, { json: body }),
+      ]);
+      const first = await slow;
+      expect(first.status).toBe(201);
+      expect([elsewhere.status, elsewhere.body.code]).toEqual([409, 'request_in_progress']);
+      expect(here).toMatchObject({ status: 201, body: first.body }); // same process: waits, replays
+      const after = await secondAsAda('POST', `/assets/${prod.id}/revisions`, { json: body });
+      expect(after).toMatchObject({ status: 201, body: first.body });
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describeStores('20 concurrent requests with one key', (t) => {
+  let served: Awaited<ReturnType<typeof serveStore>>;
+  beforeAll(async () => {
+    served = await serveStore(t.store, t.clock);
+  });
+  afterAll(() => served.close());
+
+  it('create one asset, and every answer is the same', async () => {
+    const sha256 = await uploadBlob(served.call, png(300, 250));
+    const body = {
+      request_key: key(),
+      kind: 'image',
+      title: 'Once',
+      files: [{ path: 'once.png', blob: sha256 }],
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => served.call('POST', '/assets', { json: body })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 20 }, () => 201));
+    for (const answer of answers) {
+      expect(answer.body).toEqual(answers[0]!.body);
+      expect(answer.headers.get('location')).toBe(answers[0]!.headers.get('location'));
+    }
+    expect(await countAssets(served.call)).toBe(1);
+  });
+
+  it('create one revision, and every answer is the same', async () => {
+    const prod = await createProduction(served.call);
+    const body = {
+      request_key: key(),
+      base_revision: 1,
+      put: [{ path: 'canvas/a.css', text: 'a{}' }],
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        served.call('POST', `/assets/${prod.id}/revisions`, { json: body }),
+      ),
+    );
+    expect(new Set(answers.map((a) => JSON.stringify([a.status, a.body]))).size).toBe(1);
+    expect(answers[0]!.status).toBe(201);
+    const revisions = await served.call<{ revisions: unknown[] }>(
+      'GET',
+      `/assets/${prod.id}/revisions`,
+    );
+    expect(revisions.body.revisions).toHaveLength(2);
+  });
+});
