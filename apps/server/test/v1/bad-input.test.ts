@@ -1,0 +1,247 @@
+// Bad input on every endpoint: 4xx problem details with a stable code, never a 500.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer } from '../platform/harness.js';
+import type { Answer, CallOptions, DraftBody, TestServer } from './helpers.js';
+import { call, createProject, projectFolder, zipForm, zipOf } from './helpers.js';
+
+const JSON_LIMIT = 32 * 1024;
+let s: TestServer;
+let id: string;
+let page: string;
+/** A second project that nobody locks: X-Editor-Client is judged there (423 comes before 400). */
+const free = { id: '', page: '' };
+let session: Record<string, string>;
+
+beforeAll(async () => {
+  s = await startTestServer({ rateLimitPerMinute: 1_000_000, jsonLimitBytes: JSON_LIMIT });
+  const locked = await createProject(s, s.token);
+  id = locked.id;
+  page = locked.pageIds['index.html']!;
+  const unlocked = await createProject(s, s.token);
+  free.id = unlocked.id;
+  free.page = unlocked.pageIds['index.html']!;
+  await send('PUT', `/projects/${id}/lock`, { json: { kind: 'agent', label: 'bad input' } });
+  const login = await fetch(`${s.url}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'ada@example.org', password: s.password }),
+  });
+  session = {
+    cookie: login.headers.get('set-cookie')!.split(';')[0]!,
+    'x-csrf-token': ((await login.json()) as { csrf_token: string }).csrf_token,
+  };
+});
+afterAll(() => s.close());
+
+function send(method: string, path: string, options: CallOptions = {}) {
+  return call(s, method, path, { token: s.token, client: 'bad-input', ...options });
+}
+
+/** A 4xx problem with the expected status and code. */
+function expectProblem(answer: Answer, status: number, code?: string) {
+  expect(answer.headers.get('content-type')).toContain('application/problem+json');
+  expect(answer.status).toBe(status);
+  if (code) expect(answer.body.code).toBe(code);
+}
+
+const draftToken = async () =>
+  (await send('GET', `/pages/${page}/draft`)).body as unknown as DraftBody;
+
+interface JsonEndpoint {
+  name: string;
+  method: string;
+  path: (project?: typeof free) => string;
+  /** A body of the right shape, to spoil one field at a time. */
+  valid: () => Promise<Record<string, unknown>>;
+  wrongTypes: Record<string, unknown>;
+  session?: boolean;
+}
+
+const endpoints: JsonEndpoint[] = [
+  {
+    name: 'PATCH /projects/{id}',
+    method: 'PATCH',
+    path: (p = { id, page }) => `/projects/${p.id}`,
+    valid: () => Promise.resolve({ title: 'ok' }),
+    wrongTypes: { title: 42 },
+  },
+  {
+    name: 'PUT /projects/{id}/members',
+    method: 'PUT',
+    path: (p = { id, page }) => `/projects/${p.id}/members`,
+    valid: () => Promise.resolve({ email: 'ada@example.org', role: 'owner' }),
+    wrongTypes: { email: 'not-an-email', role: 'admin' },
+  },
+  {
+    name: 'PUT /projects/{id}/lock',
+    method: 'PUT',
+    path: (p = { id, page }) => `/projects/${p.id}/lock`,
+    valid: () => Promise.resolve({ kind: 'agent', label: 'x' }),
+    wrongTypes: { kind: 'robot', label: ['x'] },
+  },
+  {
+    name: 'POST /pages/{page}/operations',
+    method: 'POST',
+    path: (p = { id, page }) => `/pages/${p.page}/operations`,
+    valid: async () => ({
+      draft_token: (await draftToken()).draft_token,
+      operation: { kind: 'remove', target: '#intro' },
+    }),
+    wrongTypes: { operation: { kind: 'explode', target: '#intro' }, outline: 'yes' },
+  },
+  {
+    name: 'PUT /pages/{page}/operations',
+    method: 'PUT',
+    path: (p = { id, page }) => `/pages/${p.page}/operations`,
+    valid: async () => ({
+      draft_token: (await draftToken()).draft_token,
+      commit_id: crypto.randomUUID(),
+    }),
+    wrongTypes: { commit_id: 'not-a-uuid', draft_token: 7 },
+  },
+  {
+    name: 'PUT /projects/{id}/history',
+    method: 'PUT',
+    path: (p = { id, page }) => `/projects/${p.id}/history`,
+    valid: () => Promise.resolve({ direction: 'undo', revision: 1 }),
+    wrongTypes: { direction: 'back', revision: 'one' },
+  },
+  {
+    name: 'POST /projects/{id}/confirmations',
+    method: 'POST',
+    path: (p = { id, page }) => `/projects/${p.id}/confirmations`,
+    valid: () => Promise.resolve({ note: 'n' }),
+    wrongTypes: { note: 5 },
+    session: true,
+  },
+];
+
+describe('JSON bodies', () => {
+  for (const endpoint of endpoints) {
+    it(endpoint.name, async () => {
+      const base: CallOptions = endpoint.session ? { token: null, headers: session } : {};
+      const go = (options: CallOptions, project?: typeof free) =>
+        send(endpoint.method, endpoint.path(project), {
+          ...base,
+          ...options,
+          headers: { ...base.headers, ...options.headers },
+        });
+      const raw = (body: string, contentType = 'application/json') =>
+        go({ raw: { body, contentType } });
+
+      expectProblem(await raw('{"title": '), 400, 'malformed_json');
+      expectProblem(await raw('[1, 2'), 400, 'malformed_json');
+      const valid = await endpoint.valid();
+      const wrong = await go({ json: { ...valid, ...endpoint.wrongTypes } });
+      expectProblem(wrong, 422, 'validation_failed');
+      expect(Object.keys(wrong.body.errors ?? {}).sort()).toEqual(
+        Object.keys(endpoint.wrongTypes)
+          .sort()
+          .map((k) => (k === 'operation' ? 'operation.kind' : k)),
+      );
+      const unknown = await go({ json: { ...(await endpoint.valid()), surprise: true } });
+      expectProblem(unknown, 422, 'validation_failed');
+      expect(unknown.body.errors).toEqual({ surprise: ['unknown field'] });
+      expectProblem(await go({ json: [] }), 422, 'validation_failed');
+      // Body-parser's strict mode takes objects and arrays only: a bare `null` is not a body.
+      expectProblem(await go({ json: null }), 400, 'malformed_json');
+      const big = JSON.stringify({ ...(await endpoint.valid()), pad: 'x'.repeat(JSON_LIMIT) });
+      expectProblem(await raw(big), 413, 'body_too_large');
+      if (!endpoint.session) {
+        // A session without a body is fine for confirmations (`{note?}`); elsewhere 400.
+        expectProblem(await go({}), 400, 'body_required');
+        expectProblem(
+          await raw('title=x', 'application/x-www-form-urlencoded'),
+          400,
+          'body_required',
+        );
+      }
+      for (const client of [null, '', 'has space', 'x'.repeat(65), 'ünï']) {
+        const answer = await go({ client, json: await endpoint.valid() }, free);
+        expectProblem(answer, 400, 'invalid_editor_client');
+      }
+    });
+  }
+});
+
+describe('uploads', () => {
+  for (const [method, path, name] of [
+    ['POST', () => '/projects/folder', '/projects/folder'],
+    ['POST', () => `/projects/${free.id}/folder`, '/projects/{id}/folder'],
+  ] as const) {
+    it(`${method} ${name}`, async () => {
+      const form = (field: string, bytes: Uint8Array) => {
+        const f = new FormData();
+        f.set(field, new Blob([bytes]), 'x.zip');
+        return f;
+      };
+      const notZip = await send(method, path(), {
+        form: form('zip', new TextEncoder().encode('PK?')),
+      });
+      expectProblem(notZip, 422, 'folder_check_failed');
+      expect(notZip.body.checks?.archive).toBe('failed');
+      const truncated = zipOf(projectFolder()).slice(0, 200);
+      expectProblem(await send(method, path(), { form: form('zip', truncated) }), 422);
+      const otherField = await send(method, path(), { form: form('file', zipOf(projectFolder())) });
+      expectProblem(otherField, 422, 'validation_failed');
+      expectProblem(await send(method, path(), { json: { zip: 'x' } }), 400, 'invalid_multipart');
+      const extra = zipForm(zipOf(projectFolder()));
+      extra.set('note', 'hello');
+      const withField = await send(method, path(), { form: extra });
+      expectProblem(withField, 422, 'validation_failed');
+      expect(withField.body.errors).toEqual({ note: ['unknown field'] });
+      const noClient = await send(method, path(), {
+        client: null,
+        form: zipForm(zipOf(projectFolder())),
+      });
+      expectProblem(noClient, 400, 'invalid_editor_client');
+    });
+  }
+
+  it('refuses a ZIP over 100 MiB with 413, counted while streaming', async () => {
+    const huge = new Uint8Array(100 * 1024 * 1024 + 1);
+    const answer = await send('POST', '/projects/folder', { form: zipForm(huge) });
+    expectProblem(answer, 413, 'body_too_large');
+  }, 60_000);
+});
+
+describe('paths and queries', () => {
+  it('answers 404 for ids that cannot be ids, 422 for bad queries, never 500', async () => {
+    for (const path of [
+      '/projects/nope',
+      '/projects/prj_AAAAAAAAAAAAAAAAAAAA',
+      '/projects/prj_00000000000000000000',
+      `/projects/${id}/folder/0`,
+      `/projects/${id}/folder/abc`,
+      `/projects/${id}/members/abc`,
+      `/projects/${id}/confirmations/cnf_x`,
+      '/pages/pg_00000000000000000000/draft',
+      `/projects/${id}/nothing`,
+    ]) {
+      const answer = await send('GET', path);
+      expect([path, answer.status]).toEqual([path, 404]);
+    }
+    for (const query of [
+      'per_page=abc',
+      'per_page=-1',
+      'per_page=1.5',
+      'page=',
+      'page=e30',
+      'x=1',
+    ]) {
+      for (const list of [
+        '/projects',
+        `/projects/${id}/pages`,
+        `/projects/${id}/history`,
+        `/projects/${id}/confirmations`,
+      ]) {
+        const answer = await send('GET', `${list}?${query}`);
+        expect([list, query, answer.status]).toEqual([list, query, 422]);
+      }
+    }
+    // A path that does not decode is a 400, still a problem.
+    expectProblem(await send('GET', '/pages/%E0%A4%A/draft'), 400);
+    const undo = await send('POST', `/pages/${page}/draft/undo`, { client: 'no such client' });
+    expectProblem(undo, 423, 'lock_held');
+  });
+});
