@@ -12,7 +12,8 @@ import { loginBody } from './pages/login.js';
 import { projectBody } from './pages/project.js';
 import { projectsBody } from './pages/projects.js';
 import { tokensBody } from './pages/tokens.js';
-import { PREVIEW_CSP, sameToken, screenHeaders } from './security.js';
+import { PreviewPasses, previewBase, previewRoutes } from './preview.js';
+import { screenHeaders } from './security.js';
 
 /** Identifiers are opaque prefixed strings; anything else cannot name a project or a page. */
 const ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -62,6 +63,7 @@ function projectIdOf(req: Request): string {
 export function screenRouter(deps: Deps): Router {
   const router = express.Router();
   const { store, clock } = deps;
+  const passes = new PreviewPasses(clock, deps.config.sessionTtlSeconds);
 
   router.get('/assets/:name', screenAssets());
 
@@ -118,30 +120,17 @@ export function screenRouter(deps: Deps): Router {
         screen: 'editor',
         title: 'Page editor',
         session: person,
-        body: editorBody(id, person.csrfToken),
+        body: editorBody({
+          projectId: id,
+          csrfToken: person.csrfToken,
+          previewBase: previewBase(id, passes.issue(person.account.accountNumber, id)),
+        }),
         data: { project: id, page: pageId, 'account-name': person.account.name },
       });
     }),
   );
 
-  // The preview frame's document: the draft's HTML, posted by the editor's hidden form.
-  router.post(
-    '/projects/:id/preview',
-    express.urlencoded({ extended: false, limit: deps.config.jsonLimitBytes, parameterLimit: 10 }),
-    (req, res) => {
-      projectIdOf(req);
-      const person = personOf(req);
-      if (!person) throw problem(401, 'unauthorized', 'Log in to preview pages.');
-      const form = (req.body ?? {}) as Record<string, unknown>;
-      if (!sameToken(form.csrf_token, person.csrfToken))
-        throw problem(403, 'csrf_failed', 'The preview form needs the session’s CSRF token.');
-      if (typeof form.html !== 'string')
-        throw problem(400, 'bad_request', 'Send the page’s HTML in the `html` field.');
-      res.setHeader('Content-Security-Policy', PREVIEW_CSP);
-      res.setHeader('X-Content-Type-Options', 'nosniff');
-      res.type('text/html; charset=utf-8').send(form.html);
-    },
-  );
+  previewRoutes(router, deps, passes);
 
   return router;
 }

@@ -18,19 +18,6 @@ export const SCREEN_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/**
- * A page preview: `sandbox` without `allow-scripts` or `allow-same-origin` gives the document an
- * opaque origin in which no script runs (decisions §6b); only the screen may frame it.
- */
-export const PREVIEW_CSP = [
-  'sandbox',
-  "script-src 'none'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'self'",
-].join('; ');
-
 export const screenHeaders: RequestHandler = (_req, res, next) => {
   res.setHeader('Content-Security-Policy', SCREEN_CSP);
   res.setHeader('X-Content-Type-Options', 'nosniff');

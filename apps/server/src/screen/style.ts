@@ -61,9 +61,12 @@ th, td { text-align: left; border-bottom: 1px solid var(--line); padding: .35rem
   background: var(--paper); }
 .lock.held { border-color: var(--ok); }
 .lock.other { border-color: var(--bad); background: #fdecec; }
-.editor { display: grid; grid-template-columns: minmax(16rem, 1fr) minmax(20rem, 1.4fr)
-  minmax(18rem, 1fr); gap: 1rem; align-items: start; }
-@media (max-width: 70rem) { .editor { grid-template-columns: 1fr; } }
+.editor { display: grid; grid-template-columns: minmax(16rem, 2fr) minmax(20rem, 3fr); gap: 1rem;
+  align-items: start; }
+@media (max-width: 60rem) { .editor { grid-template-columns: 1fr; } }
+.op-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(17rem, 1fr)); gap: .75rem; }
+.op-grid fieldset { margin: 0; height: 100%; }
+#edit-result { align-self: center; }
 #preview-frame { width: 100%; height: 32rem; border: 1px solid var(--line); background: #fff; }
 .outline, .outline ul { list-style: none; margin: 0; padding-left: 1rem; }
 .outline { padding-left: 0; max-height: 34rem; overflow: auto; }

@@ -91,7 +91,7 @@ describe.skipIf(!!why)('screen: log in, API tokens, log out', () => {
       '/projects/prj_x/edit',
     ];
     for (const path of pages) {
-      const headers = path === '/login' ? {} : { cookie };
+      const headers: Record<string, string> = path === '/login' ? {} : { cookie };
       const res = await fetch(`${t.server.url}${path}`, { headers, redirect: 'manual' });
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-security-policy'), path).toMatch(/script-src 'self'(;|$)/);

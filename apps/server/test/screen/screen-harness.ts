@@ -60,6 +60,9 @@ export async function logIn(
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
+  // The sandboxed preview is painted in its own process: let it finish before the capture.
+  await page.frame('preview-frame')?.waitForLoadState('load');
+  await page.waitForTimeout(250);
   await page.screenshot({ path: new URL(`${name}.png`, screenshots).pathname, fullPage: true });
 }
 

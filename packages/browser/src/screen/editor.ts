@@ -19,7 +19,8 @@ interface Editor {
   readonly client: Client;
   readonly projectId: string;
   readonly page: Page;
-  readonly controls: HTMLFieldSetElement;
+  /** The draft's toolbar and the operation forms: enabled only while this tab holds the lock. */
+  readonly controls: readonly HTMLFieldSetElement[];
   readonly result: HTMLElement;
   folder: Folder | null;
   draft: SyncedDraft | null;
@@ -46,11 +47,14 @@ export async function startEditor(): Promise<void> {
   const page = pages.find((p) => p.id === wanted) ?? pages[0];
   if (!page) return say(result, 'This project has no pages.', 'error');
   choosePage(pages, page);
+  // The preview document sits at the page's own path, so its relative links reach its files.
+  const previewForm = byId<HTMLFormElement>('preview-form');
+  previewForm.action = `${previewForm.dataset.base}${page.file.split('/').map(encodeURIComponent).join('/')}`;
   const editor: Editor = {
     client,
     projectId,
     page,
-    controls: byId<HTMLFieldSetElement>('edit-controls'),
+    controls: [...document.querySelectorAll<HTMLFieldSetElement>('fieldset.edit-controls')],
     result,
     folder: null,
     draft: null,
@@ -100,10 +104,10 @@ async function onLock(editor: Editor, state: LockState): Promise<void> {
       if (!opened.ok) return say(editor.result, describeFailure(opened.failure), 'error');
       editor.draft = opened.value;
     }
-    editor.controls.disabled = false;
+    for (const fieldset of editor.controls) fieldset.disabled = false;
   } else {
     editor.draft = null;
-    editor.controls.disabled = true;
+    for (const fieldset of editor.controls) fieldset.disabled = true;
     status.textContent = state.kind === 'other' ? heldBy(state.lock) : refusedText(state.failure);
     showSaved(editor);
   }
@@ -153,7 +157,7 @@ function render(editor: Editor): void {
 
 function select(editor: Editor, entry: OutlineEntry): void {
   editor.selected = entry.node;
-  useSelection(editor.controls, entry);
+  useSelection(byId('edit-controls'), entry);
   for (const button of byId('outline').querySelectorAll('button[data-node]'))
     button.setAttribute(
       'aria-pressed',
@@ -197,7 +201,7 @@ function showProblems(editor: Editor, outline: Outline): void {
 }
 
 function bindControls(editor: Editor): void {
-  for (const form of editor.controls.querySelectorAll<HTMLFormElement>('form.op-form')) {
+  for (const form of byId('edit-controls').querySelectorAll<HTMLFormElement>('form.op-form')) {
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       void applyForm(editor, form);

@@ -1,0 +1,200 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { logIn, screenshot, startScreenTest, whyNoChromium } from './screen-harness.js';
+import type { ScreenTest } from './screen-harness.js';
+import { hostileSiteZip, plainSiteZip } from './site-fixtures.js';
+
+const why = whyNoChromium();
+if (why) console.warn(`skipped: ${why}`);
+
+interface Opened {
+  id: string;
+  editor: string;
+  index: string;
+}
+
+/** Opens a site ZIP through the API as the harness's account; returns its editor URL. */
+async function openSite(t: ScreenTest, zip: Uint8Array): Promise<Opened> {
+  const form = new FormData();
+  form.set('zip', new Blob([zip], { type: 'application/zip' }), 'site.zip');
+  const headers = { authorization: `Bearer ${t.server.token}`, 'x-editor-client': 'test-setup' };
+  const created = await fetch(`${t.server.url}/api/v1/projects/folder`, {
+    method: 'POST',
+    headers,
+    body: form,
+  });
+  expect(created.status).toBe(201);
+  const project = (await created.json()) as { id: string; editor_url: string };
+  const pages = (await (
+    await fetch(`${t.server.url}/api/v1/projects/${project.id}/pages`, { headers })
+  ).json()) as { pages: { id: string; file: string }[] };
+  const index = pages.pages.find((p) => p.file === 'index.html')!.id;
+  return { id: project.id, editor: project.editor_url, index };
+}
+
+describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () => {
+  let t: ScreenTest;
+  beforeAll(async () => {
+    t = await startScreenTest();
+  });
+  afterAll(() => t?.close());
+
+  it('shows the holder’s label to a second client, which stays read-only', async () => {
+    const site = await openSite(t, plainSiteZip());
+    const bob = await t.server.addAccount('bob@example.org', 'Bob');
+    const put = await fetch(`${t.server.url}/api/v1/projects/${site.id}/members`, {
+      method: 'PUT',
+      headers: {
+        authorization: `Bearer ${t.server.token}`,
+        'x-editor-client': 'test-setup',
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ email: 'bob@example.org', role: 'editor' }),
+    });
+    expect(put.status).toBe(200);
+
+    const ada = await t.person();
+    await logIn(ada.page, t.server.url, t.server.account.email, t.server.password);
+    await ada.page.goto(site.editor);
+    await expect
+      .poll(() => ada.page.locator('#lock-status').textContent())
+      .toContain('You are editing');
+
+    const other = await t.person();
+    await logIn(other.page, t.server.url, 'bob@example.org', bob.password);
+    await other.page.goto(site.editor);
+    const status = other.page.locator('#lock-status');
+    await expect.poll(() => status.textContent()).toContain('Ada on the editing screen');
+    expect(await status.textContent()).toContain('Read-only');
+    expect(await other.page.locator('#edit-controls').getAttribute('disabled')).toBe('');
+    expect(await other.page.locator('#draft-controls').getAttribute('disabled')).toBe('');
+    expect(await other.page.getByRole('button', { name: 'Insert', exact: true }).isDisabled()).toBe(
+      true,
+    );
+    expect(await other.page.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(
+      true,
+    );
+    // The saved page is still shown: outline and preview.
+    await expect
+      .poll(() => other.page.locator('#outline button', { hasText: '#intro' }).count())
+      .toBe(1);
+    await expect
+      .poll(() => other.page.frameLocator('#preview-frame').locator('#intro').count())
+      .toBe(1);
+    await screenshot(other.page, 'editor-read-only');
+
+    // When Ada leaves, the lock is released and Bob's editor opens at the next renewal.
+    await ada.page.goto(`${t.server.url}/projects`);
+    await other.page.reload();
+    await expect.poll(() => status.textContent()).toContain('You are editing');
+    expect(ada.problems).toEqual([]);
+    expect(other.problems.filter((p) => !p.includes('423'))).toEqual([]);
+    await ada.context.close();
+    await other.context.close();
+  });
+
+  it('stores a page with scripts as written and previews it without running any of it', async () => {
+    const site = await openSite(t, hostileSiteZip());
+    const { page, context, problems } = await t.person();
+    const served: { url: string; csp: string | null; nosniff: string | null }[] = [];
+    page.on('response', (r) => {
+      if (r.url().includes('/preview/'))
+        served.push({
+          url: r.url(),
+          csp: r.headers()['content-security-policy'] ?? null,
+          nosniff: r.headers()['x-content-type-options'] ?? null,
+        });
+    });
+    await logIn(page, t.server.url, t.server.account.email, t.server.password);
+    const title = await page.title();
+    await page.goto(site.editor);
+    await expect
+      .poll(() => page.locator('#lock-status').textContent())
+      .toContain('You are editing');
+    const frame = page.frameLocator('#preview-frame');
+    await expect.poll(() => frame.locator('#hello').count()).toBe(1);
+
+    // Save the page unchanged through the screen: stored as written, scripts included.
+    await page.locator('#op-swap-target').fill('#hello');
+    await page.locator('#op-swap-html').fill('Hello <b>again</b>');
+    await page.getByRole('button', { name: 'Swap', exact: true }).click();
+    await expect.poll(() => frame.locator('#hello b').count()).toBe(1);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect
+      .poll(() => page.locator('#edit-result').textContent())
+      .toBe('Saved as revision 2.');
+    const exported = await fetch(`${t.server.url}/api/v1/projects/${site.id}/folder`, {
+      headers: { authorization: `Bearer ${t.server.token}` },
+    });
+    const { readZip } = await import('@galley/core');
+    const stored = new TextDecoder().decode(
+      readZip(new Uint8Array(await exported.arrayBuffer())).folder.get('index.html'),
+    );
+    expect(stored).toContain('<script>window.ranInPreview = true;');
+    expect(stored).toContain('onerror="window.ranInPreview = true; top.pwned = true"');
+    expect(stored).toContain('href="javascript:top.pwned=true"');
+
+    // Try every trigger inside the preview: hover, click the javascript: link.
+    await frame.locator('#hover').hover();
+    await frame
+      .locator('#js-link')
+      .click({ noWaitAfter: true })
+      .catch(() => undefined);
+    await page.waitForTimeout(300);
+
+    // Nothing ran: not in the screen's origin, not even in the sandboxed frame.
+    expect(
+      await page.evaluate('[typeof window.pwned, typeof window.ranInPreview, document.title]'),
+    ).toEqual(['undefined', 'undefined', 'Page editor · Galley']);
+    expect(title).toBe('Projects · Galley');
+    const inFrame = page.frame('preview-frame')!;
+    expect(
+      await inFrame.evaluate('[typeof window.ranInPreview, typeof window.pwned, origin]'),
+    ).toEqual(['undefined', 'undefined', 'null']);
+    expect(served.length).toBeGreaterThan(0);
+    for (const answer of served) {
+      expect(answer.csp, answer.url).toMatch(/^sandbox; /);
+      expect(answer.csp, answer.url).toContain("script-src 'none'");
+      expect(answer.nosniff).toBe('nosniff');
+    }
+    await screenshot(page, 'editor-hostile-page');
+    // The page's own scripts were refused by the frame's policy; the screen logged nothing else.
+    expect(
+      problems.filter(
+        (p) => !/Blocked script execution|Content Security Policy|sandboxed/i.test(p),
+      ),
+    ).toEqual([]);
+    await context.close();
+  });
+
+  it('refuses a preview post without the session’s CSRF token, or with another’s pass', async () => {
+    const site = await openSite(t, plainSiteZip());
+    const login = await fetch(`${t.server.url}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: t.server.account.email, password: t.server.password }),
+    });
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const { csrf_token: csrf } = (await login.json()) as { csrf_token: string };
+    const editor = await (await fetch(site.editor, { headers: { cookie } })).text();
+    const base = /data-base="([^"]+)"/.exec(editor)![1]!;
+    const post = (path: string, token: string) =>
+      fetch(`${t.server.url}${path}index.html`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrf_token: token, html: '<p>x</p>' }),
+      });
+    expect((await post(base, 'wrong')).status).toBe(403);
+    const forged = base.replace(/\.[A-Za-z0-9_-]{43}\/$/, `.${'A'.repeat(43)}/`);
+    expect((await post(forged, csrf)).status).toBe(404);
+    const ok = await post(base, csrf);
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('content-security-policy')).toMatch(/^sandbox; default-src 'none'/);
+    expect(await ok.text()).toBe('<p>x</p>');
+    // The saved files answer through the pass alone (the sandboxed frame sends no cookie).
+    const css = await fetch(`${t.server.url}${base}style.css`);
+    expect(css.status).toBe(200);
+    expect(css.headers.get('content-type')).toMatch(/^text\/css/);
+    expect((await fetch(`${t.server.url}${forged}style.css`)).status).toBe(404);
+    expect((await fetch(`${t.server.url}${base}nothing.css`)).status).toBe(404);
+  });
+});
