@@ -19,6 +19,8 @@ import { assetWrite } from './write.js';
 import { responses } from './responses.js';
 
 export const AssetParams = z.object({ id: v2.AssetId });
+/** Room for the text fields and part headers of a multipart upload beside its file. */
+const MULTIPART_FIELDS_BYTES = 1024 * 1024;
 
 /** The name an uploaded file gets: its base name, lower-cased, other characters as `-`. */
 export function uploadPath(filename: string): string {
@@ -70,6 +72,10 @@ async function createFromJson(ctx: V2Context, caller: Caller, input: v2.CreateAs
 
 /** Multipart registration of a single-file kind: the file is streamed to the byte store. */
 async function upload(ctx: V2Context, req: Request, res: Response, caller: Caller) {
+  // A declared length that cannot fit is refused before a byte is read.
+  if (Number(req.get('content-length')) > MAX_BLOB_BYTES + MULTIPART_FIELDS_BYTES) {
+    throw problem(413, 'body_too_large', `The file is larger than ${MAX_BLOB_BYTES} bytes.`);
+  }
   let created: string | null = null;
   let committed = false;
   try {
