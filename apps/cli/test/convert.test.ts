@@ -1,0 +1,186 @@
+// `galley convert`: plain sites (generated, and the real corpus sites read in place) into project
+// folder ZIPs; the written ZIP is the core's conversion zipped deterministically; exit codes 0/1/2.
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { deflateRawSync } from 'node:zlib';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkZip, convertSite, convertSiteZip, writeZip } from '@galley/core';
+import type { Folder } from '@galley/core';
+import {
+  corpusMissing,
+  corpusSiteNames,
+  corpusSites,
+  directoryOf,
+  folderOf,
+  galley,
+  page,
+  png,
+  readTree,
+  removeDirectory,
+} from './support/galley.js';
+
+const made: string[] = [];
+async function directory(files: Parameters<typeof directoryOf>[0] = {}) {
+  const path = await directoryOf(files);
+  made.push(path);
+  return path;
+}
+afterAll(async () => {
+  for (const path of made) await removeDirectory(path);
+});
+
+/** The bytes the CLI (and the server) must write for a converted folder. */
+const zipped = (folder: Folder) =>
+  writeZip(folder, { deflate: (data) => deflateRawSync(data, { level: 6 }) });
+
+function converted(result: ReturnType<typeof convertSite>) {
+  if (!result.ok) throw new Error(`expected a conversion: ${JSON.stringify(result.report)}`);
+  return result;
+}
+
+/** A plain site with something for every part of the report: pages, ignored files, warnings. */
+const site = {
+  'index.html': page(
+    'Corner Shop',
+    '<h1>Shop</h1><img src="img/Dot.PNG" alt=""><a href="about/">About</a> <a href="gone.html">Old page</a>',
+    '<link rel="stylesheet" href="style.css">',
+  ),
+  'about/index.html': page('About', '<p>About us</p><a href="../index.html">Home</a>'),
+  'style.css': 'body { background: url(img/Dot.PNG); }\n',
+  'img/Dot.PNG': png,
+  '.DS_Store': 'junk',
+  'notes.psd': 'unreferenced, of a type the web medium does not allow',
+};
+
+describe('galley convert on generated sites', () => {
+  let out: string;
+  beforeAll(async () => {
+    out = await directory();
+  });
+
+  it('writes the deterministic project ZIP and prints pages, ignored files and warnings', async () => {
+    const input = await directory(site);
+    const expected = converted(convertSite(folderOf(site)));
+    expect(expected.site.warnings.map((w) => w.code).sort()).toEqual([
+      'site.link_removed',
+      'site.renamed',
+    ]);
+    const target = join(out, 'shop.zip');
+    const run = await galley(['convert', input, '-o', target]);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(new Uint8Array(await readFile(target))).toEqual(zipped(expected.folder));
+    expect(run.stdout).toContain(`converted "Corner Shop", ${expected.folder.size} files`);
+    for (const p of expected.site.pages)
+      expect(run.stdout).toMatch(new RegExp(`${p.file}\\s+${p.public_url}`));
+    expect(run.stdout).toContain('Ignored (2)');
+    for (const path of expected.site.ignored) expect(run.stdout).toContain(path);
+    for (const w of expected.site.warnings) {
+      expect(run.stdout).toContain(w.code);
+      expect(run.stdout).toContain(w.message);
+    }
+    // The result passes the folder contract, and no temporary file is left beside it.
+    expect(checkZip(await readFile(target)).violations).toEqual([]);
+    expect(await readdir(out)).toEqual(['shop.zip']);
+  });
+
+  it('--json prints {"site": …} exactly; a ZIP wrapped in one folder gives the same bytes', async () => {
+    const wrapped = Object.fromEntries(Object.entries(site).map(([p, v]) => [`shop/${p}`, v]));
+    const zipPath = join(out, 'site.zip');
+    await writeFile(zipPath, writeZip(folderOf(wrapped)));
+    const fromZip = join(out, 'from-zip.zip');
+    const run = await galley(['convert', zipPath, '-o', fromZip, '--json']);
+    expect(run.code).toBe(0);
+    const expected = converted(convertSiteZip(await readFile(zipPath)));
+    expect(run.stdout).toBe(`${JSON.stringify({ site: expected.site })}\n`);
+    expect(new Uint8Array(await readFile(fromZip))).toEqual(
+      zipped(converted(convertSite(folderOf(site))).folder),
+    );
+  });
+
+  it('a site that cannot be converted: exit 1, the 422 body with --json, nothing written', async () => {
+    const bad = {
+      'index.html': page(
+        'Home',
+        '<script src="https://cdn.example.com/x.js"></script><img src="missing.png" alt="">',
+      ),
+    };
+    const input = await directory(bad);
+    const target = join(await directory(), 'never.zip');
+    const json = await galley(['convert', input, '-o', target, '--json']);
+    expect(json.code).toBe(1);
+    const failure = convertSite(folderOf(bad));
+    expect(failure.ok).toBe(false);
+    if (failure.ok) return;
+    expect(json.stdout).toBe(`${JSON.stringify(failure.report)}\n`);
+    expect(failure.report.checks).toEqual({ site: 'failed' });
+
+    const human = await galley(['convert', input, '-o', target]);
+    expect(human.code).toBe(1);
+    expect(human.stdout).toMatch(/✗ site\s+failed\s+2 errors/);
+    expect(human.stdout).toMatch(/error\s+index\.html:4\s+site\.external/);
+    expect(human.stdout).toMatch(/error\s+index\.html:4\s+site\.missing/);
+    await expect(readFile(target)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('a project folder, or bytes that are no ZIP, are not plain sites (exit 1)', async () => {
+    const project = await directory({ 'project.json': '{}', 'index.html': page('x', '') });
+    const run = await galley(['convert', project, '-o', join(out, 'p.zip'), '--json']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('"code":"site.read"');
+    const text = join(out, 'text.zip');
+    await writeFile(text, 'not a zip');
+    const notZip = await galley(['convert', text, '-o', join(out, 'q.zip'), '--json']);
+    expect(notZip.code).toBe(1);
+    expect(JSON.parse(notZip.stdout)).toMatchObject({ checks: { archive: 'failed' } });
+  });
+
+  it('unusable input (exit 2): no site, no such output folder, no -o', async () => {
+    const input = await directory(site);
+    const missing = await galley(['convert', join(input, 'nope'), '-o', join(out, 'x.zip')]);
+    expect(missing).toMatchObject({ code: 2, stdout: '' });
+    expect(missing.stderr).toMatch(/^galley: .*nope: no such file or directory\n$/);
+    const noFolder = await galley(['convert', input, '-o', '/nonexistent/dir/x.zip']);
+    expect(noFolder).toMatchObject({ code: 2, stdout: '' });
+    expect(noFolder.stderr).toBe(
+      'galley: /nonexistent/dir: no such folder to write /nonexistent/dir/x.zip into\n',
+    );
+    const noOutput = await galley(['convert', input]);
+    expect(noOutput.code).toBe(2);
+    expect(noOutput.stderr).toContain("required option '-o, --output <file>' not specified");
+  });
+});
+
+if (corpusMissing) console.warn(`skipped: ${corpusMissing}`);
+describe.skipIf(!!corpusMissing)('galley convert on the corpus sites, read in place', () => {
+  let out: string;
+  beforeAll(async () => {
+    out = await directory();
+  });
+
+  it.each(corpusSiteNames)('%s: the core’s outcome, byte for byte', async (name) => {
+    const path = join(corpusSites, name);
+    const target = join(out, `${name}.zip`);
+    const run = await galley(['convert', path, '-o', target, '--json']);
+    const result = convertSite(readTree(path));
+    if (result.ok) {
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe(`${JSON.stringify({ site: result.site })}\n`);
+      expect(new Uint8Array(await readFile(target))).toEqual(zipped(result.folder));
+      const checked = await galley(['check', target]);
+      expect(checked.code).toBe(0);
+    } else {
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe(`${JSON.stringify(result.report)}\n`);
+    }
+  });
+
+  it('mdn-backgrounds converts as it is; the others are refused with site.* violations', () => {
+    // Pins the expected outcome per site, so the byte-for-byte test above covers both paths.
+    for (const name of corpusSiteNames) {
+      const result = convertSite(readTree(join(corpusSites, name)));
+      if (result.ok) expect(name).toBe('mdn-backgrounds');
+      else expect(result.report.violations.every((v) => v.code.startsWith('site.'))).toBe(true);
+    }
+    expect(corpusSiteNames).toContain('mdn-backgrounds');
+  });
+});
