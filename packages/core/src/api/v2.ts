@@ -38,33 +38,34 @@ const RevisionNumber = z.number().int().min(1);
 export const FileSpec = z
   .strictObject({
     path: FilePath,
-    json: z.json().optional(),
+    /** Any JSON value (the body was parsed as JSON); unknown keeps the OpenAPI schema flat. */
+    json: z.unknown().optional(),
     schema: SchemaUri.optional(),
     text: z.string().optional(),
     blob: Sha256.optional(),
   })
   .superRefine((spec, ctx) => {
-    const shapes = (['json', 'text', 'blob'] as const).filter((key) => key in spec);
+    // JSON cannot carry undefined: a member that is undefined was not sent.
+    const shapes = (['json', 'text', 'blob'] as const).filter((key) => spec[key] !== undefined);
     if (shapes.length !== 1)
       ctx.addIssue({
         code: 'custom',
         message: `give exactly one of json, text or blob (got ${shapes.join(', ') || 'none'})`,
       });
-    if ('schema' in spec && !('json' in spec))
+    if (spec.schema !== undefined && spec.json === undefined)
       ctx.addIssue({ code: 'custom', path: ['schema'], message: 'schema goes with json only' });
   })
   .transform((spec): FileSpecShape => {
-    if ('text' in spec) return { path: spec.path, text: spec.text ?? '' };
-    if ('blob' in spec) return { path: spec.path, blob: spec.blob ?? '' };
+    if (spec.text !== undefined) return { path: spec.path, text: spec.text };
+    if (spec.blob !== undefined) return { path: spec.path, blob: spec.blob };
     return {
       path: spec.path,
-      json: spec.json ?? null,
+      json: spec.json,
       ...(spec.schema !== undefined ? { schema: spec.schema } : {}),
     };
   });
-type Json = z.output<ReturnType<typeof z.json>>;
 export type FileSpecShape =
-  | { path: string; json: Json; schema?: string }
+  | { path: string; json: unknown; schema?: string }
   | { path: string; text: string }
   | { path: string; blob: string };
 export type FileSpec = z.output<typeof FileSpec>;
