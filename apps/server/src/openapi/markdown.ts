@@ -35,6 +35,10 @@ export function schemaSummary(schema: unknown, depth = 0): string {
   return typeof type === 'string' ? type : 'any';
 }
 
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
 function cell(text: string): string {
   return text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 }
@@ -63,8 +67,8 @@ export function openApiMarkdown(document: Json): string {
     for (const method of METHODS) {
       const op = asObject(asObject(item)[method]);
       if (!op.summary) continue;
-      lines.push(`## ${method.toUpperCase()} ${path}`, '', String(op.summary), '');
-      if (op.description) lines.push(String(op.description), '');
+      lines.push(`## ${method.toUpperCase()} ${path}`, '', text(op.summary), '');
+      if (op.description) lines.push(text(op.description), '');
       const params = (op.parameters as Json[] | undefined) ?? [];
       if (params.length) {
         lines.push('| parameter | in | required | type |', '|---|---|---|---|');
@@ -80,9 +84,7 @@ export function openApiMarkdown(document: Json): string {
       lines.push('| status | meaning | body |', '|---|---|---|');
       for (const [status, response] of Object.entries(asObject(op.responses))) {
         const r = asObject(response);
-        lines.push(
-          `| ${status} | ${cell(String(r.description ?? ''))} | ${bodySummary(r.content)} |`,
-        );
+        lines.push(`| ${status} | ${cell(text(r.description))} | ${bodySummary(r.content)} |`);
       }
       lines.push('');
     }
