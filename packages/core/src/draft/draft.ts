@@ -11,7 +11,7 @@ import { buildOutline } from './outline.js';
 import { IndexedPage } from './page.js';
 import type { OperationResult } from './schema.js';
 import { DraftLog, Operation } from './schema.js';
-import { elementId } from './text.js';
+import { elementId } from './attributes.js';
 
 export type OpenResult = { readonly ok: true; readonly draft: Draft } | Refused;
 export type ChangeResult = { readonly ok: true; readonly result: OperationResult } | Refused;

@@ -1,8 +1,9 @@
 import type { ChildNode } from 'domhandler';
-import { DomHandler, Element, Text } from 'domhandler';
+import { Element, Text } from 'domhandler';
 import { Parser } from 'htmlparser2';
+import { DraftHandler } from './element.js';
 import type { ContentModel } from './html.js';
-import { voidElements } from './html.js';
+import { rawMode, voidElements } from './html.js';
 
 /**
  * A fragment (the `html` of insert, replace and swap) is malformed when it:
@@ -74,7 +75,7 @@ class BalanceParser extends Parser {
   private readonly balance: BalanceHandler;
 
   constructor(handler: BalanceHandler) {
-    super(handler, { decodeEntities: false });
+    super(handler, rawMode);
     this.balance = handler;
   }
 
@@ -91,7 +92,7 @@ class BalanceParser extends Parser {
 }
 
 /** Builds the DOM like htmlparser2's own handler and notes the first sign of imbalance. */
-class BalanceHandler extends DomHandler {
+class BalanceHandler extends DraftHandler {
   problem: string | undefined;
   explicitCloses = 0;
   selfClosing = false;

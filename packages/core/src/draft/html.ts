@@ -1,7 +1,6 @@
 import render from 'dom-serializer';
-import type { AnyNode, Document, Element, ParentNode } from 'domhandler';
+import type { AnyNode, Element, ParentNode } from 'domhandler';
 import { isTag } from 'domhandler';
-import { parseDocument } from 'htmlparser2';
 
 /**
  * Raw mode: text and attribute values stay as written, entities included, so a round trip only
@@ -9,11 +8,7 @@ import { parseDocument } from 'htmlparser2';
  * the output. Decoding and re-encoding instead would turn `&#13;` into a bare CR (which a browser
  * reads as LF) and spell every non-ASCII character as a numeric reference.
  */
-const rawMode = { decodeEntities: false } as const;
-
-export function parseHtml(html: string): Document {
-  return parseDocument(html, rawMode);
-}
+export const rawMode = { decodeEntities: false } as const;
 
 export function serializeHtml(node: AnyNode): string {
   return render(node, rawMode);

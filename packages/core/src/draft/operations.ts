@@ -1,13 +1,13 @@
 import type { ChildNode, Element } from 'domhandler';
-import { cloneNode } from 'domhandler';
 import { forEachElement, isElement, isInside } from './dom.js';
+import { cloneDeep } from './element.js';
 import type { DraftError } from './errors.js';
 import { draftError } from './errors.js';
 import { parseFragment } from './fragment.js';
 import { contentModel } from './html.js';
 import type { Group, IndexedPage, Place } from './page.js';
 import type { Operation } from './schema.js';
-import { attributeValue } from './text.js';
+import { attributeValue } from './attributes.js';
 
 /** One move of a group of nodes into (`in`) or out of (`out`) the tree. */
 export interface Step {
@@ -81,7 +81,7 @@ export function plan(page: IndexedPage, operation: Operation): Planned {
         'operation.target',
       );
       if (!target) return done([], [], []);
-      const copy = cloneNode(target, true);
+      const copy = cloneDeep(target);
       giveFreeIds(copy, page);
       return done(
         [into([copy], { parent: target.parent as Element, before: target.next })],

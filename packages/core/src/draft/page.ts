@@ -1,5 +1,5 @@
 import type { ChildNode, Document, Element } from 'domhandler';
-import { findOne } from 'domutils';
+import { Parser } from 'htmlparser2';
 import {
   elementFrom,
   forEachElement,
@@ -8,12 +8,14 @@ import {
   nextElementAfter,
   unlink,
 } from './dom.js';
-import { parseHtml } from './html.js';
+import type { DraftElement } from './element.js';
+import { DraftHandler } from './element.js';
+import { rawMode } from './html.js';
 import type { Piece } from './pre-order.js';
-import { buildPiece, PreOrder, Slot } from './pre-order.js';
-import { elementId } from './text.js';
+import { buildPiece, PreOrder } from './pre-order.js';
+import { attributeValue, elementId } from './attributes.js';
 
-/** Nodes that enter and leave the tree together; `piece` holds their slots while they are out. */
+/** Nodes that enter and leave the tree together; `piece` holds their index while they are out. */
 export interface Group {
   readonly nodes: readonly ChildNode[];
   piece: Piece | undefined;
@@ -25,6 +27,9 @@ export interface Place {
   readonly before: ChildNode | null;
 }
 
+/** Every element of a draft is a DraftElement: the page, fragments and copies are built so. */
+const indexed = (element: Element): DraftElement => element as DraftElement;
+
 /**
  * A parsed page with the indexes that make references cheap: the numbered pre-order of the
  * elements inside <body> and the ids found there. Every change goes through attach and detach,
@@ -32,26 +37,29 @@ export interface Place {
  */
 export class IndexedPage {
   private readonly order: PreOrder;
-  private readonly slots = new WeakMap<Element, Slot>();
-  private readonly ids = new Map<string, Slot[]>();
+  /** Id → the element(s) inside <body> carrying it (an array only when shared). */
+  private readonly ids = new Map<string, DraftElement | DraftElement[]>();
   /** Ids outside <body> (in <head>): never changed by operations, still taken for duplicates. */
   private readonly outsideIds = new Set<string>();
 
   private constructor(
     readonly document: Document,
-    readonly body: Element,
+    readonly body: DraftElement,
+    bodyOrder: readonly DraftElement[],
+    outsideIds: readonly string[],
   ) {
-    const slots: Slot[] = [];
-    this.collect(body, slots);
-    this.order = new PreOrder(buildPiece(slots));
-    this.collectOutsideIds(document.children);
+    this.order = new PreOrder(buildPiece(bodyOrder));
+    for (const element of bodyOrder) this.addId(element);
+    for (const raw of outsideIds) this.outsideIds.add(attributeValue(raw));
   }
 
   /** Parses a page; null when it has no <body> element. */
   static parse(html: string): IndexedPage | null {
-    const document = parseHtml(html);
-    const body = findOne((element) => element.name === 'body', document.children, true);
-    return body ? new IndexedPage(document, body) : null;
+    const handler = new DraftHandler();
+    new Parser(handler, rawMode).end(html);
+    const { body } = handler;
+    if (!body) return null;
+    return new IndexedPage(handler.root, body, handler.bodyOrder, handler.outsideIds);
   }
 
   /** Elements inside <body>, <body> excluded. */
@@ -61,37 +69,35 @@ export class IndexedPage {
 
   /** The outline number of an element inside <body> (0 for <body>). */
   numberOf(element: Element): number {
-    return this.order.rank(this.slotOf(element));
+    return this.order.rank(indexed(element));
   }
 
   /** The element with this outline number, if any. */
-  elementAt(number: number): Element | undefined {
-    return this.order.at(number)?.element;
+  elementAt(number: number): DraftElement | undefined {
+    return this.order.at(number);
   }
 
   /** The first element inside <body> with this id, if any. */
-  elementWithId(id: string): Element | undefined {
+  elementWithId(id: string): DraftElement | undefined {
     const holders = this.ids.get(id);
-    if (!holders || holders.length === 0) return undefined;
-    let first = holders[0]!;
-    if (holders.length > 1) {
-      let firstRank = this.order.rank(first);
-      for (const slot of holders) {
-        const rank = this.order.rank(slot);
-        if (rank < firstRank) [first, firstRank] = [slot, rank];
-      }
+    if (!Array.isArray(holders)) return holders;
+    let first = holders[0];
+    let firstRank = Infinity;
+    for (const element of holders) {
+      const rank = this.order.rank(element);
+      if (rank < firstRank) [first, firstRank] = [element, rank];
     }
-    return first.element;
+    return first;
   }
 
   idTaken(id: string): boolean {
-    return (this.ids.get(id)?.length ?? 0) > 0 || this.outsideIds.has(id);
+    return this.ids.has(id) || this.outsideIds.has(id);
   }
 
   /** Visits the elements inside <body> in outline order with their numbers (body excluded). */
-  forEachSlot(visit: (slot: Slot, number: number) => void): void {
-    this.order.forEach((slot, number) => {
-      if (number > 0) visit(slot, number);
+  forEachElement(visit: (element: DraftElement, number: number) => void): void {
+    this.order.forEach((element, number) => {
+      if (number > 0) visit(element, number);
     });
   }
 
@@ -101,9 +107,11 @@ export class IndexedPage {
     const next = elementFrom(before, parent, this.body);
     const position = next ? this.numberOf(next) : this.order.size;
     linkBefore(parent, before, group.nodes);
-    this.order.paste(position, group.piece ?? this.freshPiece(group.nodes));
+    const elements: DraftElement[] = [];
+    forEachElement(group.nodes, (element) => elements.push(indexed(element)));
+    this.order.paste(position, group.piece ?? buildPiece(elements));
     group.piece = undefined;
-    forEachElement(group.nodes, (element) => this.addId(element));
+    for (const element of elements) this.addId(element);
     this.touch(parent);
   }
 
@@ -120,70 +128,36 @@ export class IndexedPage {
       const after = nextElementAfter(last, this.body);
       group.piece = this.order.cut(from, after ? this.numberOf(after) : this.order.size);
     } else group.piece = null;
-    forEachElement(nodes, (element) => this.removeId(element));
+    forEachElement(nodes, (element) => this.removeId(indexed(element)));
     unlink(nodes);
     this.touch(parent);
     return place;
   }
 
-  private slotOf(element: Element): Slot {
-    const slot = this.slots.get(element);
-    if (!slot) throw new Error('draft index out of step: element has no slot');
-    return slot;
+  private addId(element: DraftElement): void {
+    const id = elementId(element);
+    if (id === null) return;
+    const holders = this.ids.get(id);
+    if (holders === undefined) this.ids.set(id, element);
+    else if (Array.isArray(holders)) holders.push(element);
+    else this.ids.set(id, [holders, element]);
   }
 
-  private collect(element: Element, into: Slot[]): void {
-    const slot = new Slot(element);
-    this.slots.set(element, slot);
-    into.push(slot);
-    this.addId(element);
-    for (const child of element.children) if (isElement(child)) this.collect(child, into);
-  }
-
-  private collectOutsideIds(nodes: readonly ChildNode[]): void {
-    for (const node of nodes) {
-      if (!isElement(node) || node === this.body) continue;
-      const id = elementId(node);
-      if (id !== null) this.outsideIds.add(id);
-      this.collectOutsideIds(node.children);
+  private removeId(element: DraftElement): void {
+    const id = elementId(element);
+    if (id === null) return;
+    const holders = this.ids.get(id);
+    if (holders === element) this.ids.delete(id);
+    else if (Array.isArray(holders)) {
+      const rest = holders.filter((holder) => holder !== element);
+      this.ids.set(id, rest.length === 1 ? rest[0]! : rest);
     }
   }
 
-  private freshPiece(nodes: readonly ChildNode[]): Piece {
-    const slots: Slot[] = [];
-    forEachElement(nodes, (element) => {
-      const slot = new Slot(element);
-      this.slots.set(element, slot);
-      slots.push(slot);
-    });
-    return buildPiece(slots);
-  }
-
-  private addId(element: Element): void {
-    const id = elementId(element);
-    if (id === null) return;
-    const slot = this.slotOf(element);
-    const holders = this.ids.get(id);
-    if (holders) holders.push(slot);
-    else this.ids.set(id, [slot]);
-  }
-
-  private removeId(element: Element): void {
-    const id = elementId(element);
-    if (id === null) return;
-    const holders = this.ids.get(id);
-    if (!holders) return;
-    const slot = this.slotOf(element);
-    const index = holders.indexOf(slot);
-    if (index >= 0) holders.splice(index, 1);
-    if (holders.length === 0) this.ids.delete(id);
-  }
-
-  /** The content below `element` changed: its text and its ancestors' must be read again. */
+  /** The content below `element` changed: its outline text and its ancestors' must be read again. */
   private touch(element: Element): void {
     for (let node: Element | null = element; node;) {
-      const slot = this.slots.get(node);
-      if (slot) slot.text = undefined;
+      indexed(node).text = undefined;
       if (node === this.body) return;
       node = node.parent && isElement(node.parent) ? node.parent : null;
     }

@@ -1,37 +1,15 @@
-import type { Element } from 'domhandler';
+import type { DraftElement } from './element.js';
 
 /**
- * One element's place in the pre-order of <body>: a node of an implicit treap (a randomized
- * balanced tree keyed by position), so numbering an element, finding `@n`, and cutting or pasting
- * the run of a whole subtree all take O(log n) instead of a walk over the document.
- * The slot also caches what the outline shows of its element.
+ * The numbered pre-order of the elements inside <body>, as an implicit treap (a randomized
+ * balanced tree keyed by position) whose nodes are the elements themselves: numbering an element,
+ * finding `@n`, and cutting or pasting the run of a whole subtree each take O(log n) instead of
+ * a walk over the document.
  */
-export class Slot {
-  left: Slot | null = null;
-  right: Slot | null = null;
-  up: Slot | null = null;
-  size = 1;
-  readonly priority = nextPriority();
-  /** Outline id and classes, read once: attributes never change while an element is in the tree. */
-  facts: { readonly id: string | null; readonly classes: readonly string[] } | undefined =
-    undefined;
-  /** Outline text; undefined when not computed yet or when the content below changed. */
-  text: string | undefined = undefined;
+type Slot = DraftElement;
 
-  constructor(readonly element: Element) {}
-}
-
-/** A detached run of slots (a treap root), kept by the history while its elements are out. */
+/** A detached run of elements (a treap root), kept by the history while its elements are out. */
 export type Piece = Slot | null;
-
-/** xorshift32: deterministic, fast, and good enough to balance a treap. */
-let seed = 0x9e3779b9;
-function nextPriority(): number {
-  seed ^= seed << 13;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  return seed >>> 0;
-}
 
 const sizeOf = (slot: Slot | null): number => (slot ? slot.size : 0);
 
@@ -110,7 +88,7 @@ function resize(slot: Slot): number {
   return slot.size;
 }
 
-/** The numbered sequence of elements: position 0 is <body>, then pre-order. */
+/** The numbered sequence: position 0 is <body>, then the elements inside it in pre-order. */
 export class PreOrder {
   private root: Slot | null;
 
