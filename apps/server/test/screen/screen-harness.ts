@@ -12,6 +12,8 @@ export { whyNoChromium };
 /** Screenshots of the main screens, linked from docs/screen.md. */
 export const screenshots = new URL('../../../../docs/screenshots/', import.meta.url);
 
+const VIEWPORT = { width: 1360, height: 2400 };
+
 export interface ScreenTest {
   server: TestServer;
   browser: Browser;
@@ -29,7 +31,7 @@ export async function startScreenTest(): Promise<ScreenTest> {
     server,
     browser,
     async person() {
-      const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+      const context = await browser.newContext({ viewport: VIEWPORT });
       const page = await context.newPage();
       // Every error the page logs (CSP refusals included) fails the test that reads this list.
       const problems: string[] = [];
@@ -59,11 +61,21 @@ export async function logIn(
   await page.waitForURL(/\/projects$/);
 }
 
+/**
+ * A picture of the page, clipped to its height. Pages are opened in a viewport tall enough for
+ * the whole screen: `fullPage` (and resizing the viewport) leaves the sandboxed preview, which is
+ * painted in another process, blank and misplaced for later clicks.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  // The sandboxed preview is painted in its own process: let it finish before the capture.
   await page.frame('preview-frame')?.waitForLoadState('load');
-  await page.waitForTimeout(250);
-  await page.screenshot({ path: new URL(`${name}.png`, screenshots).pathname, fullPage: true });
+  await page.waitForTimeout(200);
+  const height = await page.evaluate<number>(
+    "Math.ceil(document.querySelector('main').getBoundingClientRect().bottom + scrollY)",
+  );
+  await page.screenshot({
+    path: new URL(`${name}.png`, screenshots).pathname,
+    clip: { x: 0, y: 0, width: VIEWPORT.width, height: Math.min(height, VIEWPORT.height) },
+  });
 }
 
 /**
