@@ -31,3 +31,4 @@ export { attempt } from './attempt.js';
 export { describeFailure } from './result.js';
 export type { Failure, Outcome } from './result.js';
 export { randomUuid } from './uuid.js';
+export { editorFetch } from './editor-fetch.js';

@@ -12,23 +12,15 @@ export function library(): Library {
   return lib;
 }
 
-/**
- * The typed client for this origin, as this tab's editor client, with the session's CSRF token.
- * The client sends `X-Editor-Client` on writes only, but GET /pages/{page}/draft finds the draft
- * by (account, client) too, so this fetch adds it to every request.
- */
+/** The typed client for this origin, as this tab's editor client, with the session's CSRF token. */
 export function screenClient(): Client {
+  const lib = library();
   const editorClient = editorClientId();
-  const withClient: typeof fetch = (input, init = {}) => {
-    const headers = new Headers(init.headers);
-    headers.set('x-editor-client', editorClient);
-    return fetch(input, { ...init, headers });
-  };
-  return library().createClient({
+  return lib.createClient({
     baseUrl: location.origin,
     csrfToken: csrfToken(),
     editorClient,
-    fetch: withClient,
+    fetch: lib.editorFetch(editorClient),
   });
 }
 
