@@ -4,8 +4,11 @@ import type { CliIo } from '../io.js';
 import { registerAccounts } from './accounts.js';
 import { registerCheck } from './check.js';
 import { registerConvert } from './convert.js';
+import { registerPull } from './pull.js';
+import { registerPush } from './push.js';
 import { registerServe } from './serve.js';
 import { registerTokens } from './tokens.js';
+import { registerWatch } from './watch.js';
 
 export type RegisterCommand = (program: Command, io: CliIo) => void;
 
@@ -15,4 +18,7 @@ export const commands: RegisterCommand[] = [
   registerTokens,
   registerCheck,
   registerConvert,
+  registerPull,
+  registerPush,
+  registerWatch,
 ];

@@ -30,7 +30,13 @@ export class InputError extends Error {
 }
 
 export type FailureCode =
-  'refused' | 'unreachable' | 'sha256_mismatch' | 'not_found' | 'write_failed';
+  | 'refused'
+  | 'not_allowed'
+  | 'not_found'
+  | 'unreachable'
+  | 'sha256_mismatch'
+  | 'foreign_url'
+  | 'write_failed';
 
 /** A run that went wrong after the input was accepted (exit 1), e.g. the service refused it. */
 export class CommandFailure extends Error {

@@ -5,11 +5,13 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const repo = fileURLToPath(new URL('../../../../', import.meta.url));
 const bin = join(repo, 'apps/cli/src/bin.ts');
-export const galleyArgs = ['--import', 'tsx', '--conditions=@galley/source', bin];
+// tsx by its path, so that `galley` can run in any working directory.
+const tsx = pathToFileURL(join(repo, 'node_modules/tsx/dist/loader.mjs')).href;
+export const galleyArgs = ['--import', tsx, '--conditions=@galley/source', bin];
 
 export interface Run {
   code: number | null;
@@ -17,19 +19,29 @@ export interface Run {
   stderr: string;
 }
 
+export interface RunOptions {
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
 /** Runs `galley …` with piped stdio (so: no terminal, no colours, no progress). */
-export function galley(args: string[], env: Record<string, string> = {}): Promise<Run> {
+export function galley(args: string[], options: RunOptions = {}): Promise<Run> {
+  const child = spawnGalley(args, options);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...galleyArgs, ...args], {
-      cwd: repo,
-      env: { ...process.env, GALLEY_SERVER: '', GALLEY_TOKEN: '', NO_COLOR: '', ...env },
-    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The `galley` process itself, for tests that signal it while it runs. */
+export function spawnGalley(args: string[], options: RunOptions = {}) {
+  return spawn(process.execPath, [...galleyArgs, ...args], {
+    cwd: options.cwd ?? repo,
+    env: { ...process.env, GALLEY_SERVER: '', GALLEY_TOKEN: '', NO_COLOR: '', ...options.env },
   });
 }
 

@@ -1,0 +1,76 @@
+import { stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
+import type { CliIo } from '../io.js';
+import {
+  CommandFailure,
+  exitCodes,
+  InputError,
+  runCommand,
+  usageErrorsExitWith2,
+} from '../lib/exit.js';
+import { sha256Hex, writeFileAtomically } from '../lib/files.js';
+import { progressOn } from '../lib/progress.js';
+import { connect, request, withRemoteOptions } from '../lib/remote.js';
+import type { RemoteOptions } from '../lib/remote.js';
+
+export function positiveInteger(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('a whole number from 1');
+  return n;
+}
+
+/** The file name the service suggests (`prj_…-r3.zip`), if it is a plain name; else our own. */
+function suggestedName(disposition: string | null, fallback: string): string {
+  const name = /filename="([^"/\\]+)"/.exec(disposition ?? '')?.[1];
+  return name !== undefined && /^[A-Za-z0-9._-]+\.zip$/.test(name) ? name : fallback;
+}
+
+interface PullOptions extends RemoteOptions {
+  output?: string;
+  version?: number;
+}
+
+/**
+ * `galley pull`: the project's saved folder, or a confirmed version's exact ZIP, to a file. The
+ * SHA-256 the service states (`X-Content-SHA256`) is verified before anything is written.
+ */
+export function registerPull(program: Command, io: CliIo): void {
+  withRemoteOptions(usageErrorsExitWith2(program.command('pull')))
+    .description("download a project's folder ZIP (the saved state, or a confirmed version)")
+    .argument('<project-id>', 'the project, prj_…')
+    .option('-o, --output <file>', 'where to write the ZIP (default: the name the service gives)')
+    .option('--version <n>', 'a confirmed version instead of the saved state', positiveInteger)
+    .action((project: string, opts: PullOptions) =>
+      runCommand(io, async () => {
+        const remote = connect(opts, io.env);
+        if (opts.output !== undefined) {
+          const folder = await stat(dirname(opts.output)).catch(() => undefined);
+          if (!folder?.isDirectory())
+            throw new InputError('missing', `${dirname(opts.output)}: no such folder`);
+        }
+        const what =
+          opts.version === undefined
+            ? `project ${project}`
+            : `confirmed version ${opts.version} of ${project}`;
+        const progress = progressOn();
+        progress.phase(`downloading ${what}`);
+        const zip = await request(remote, what, () =>
+          remote.client.v1.downloadFolder(project, opts.version),
+        ).finally(() => progress.done());
+        const stated = zip.headers.get('x-content-sha256');
+        const sha256 = sha256Hex(zip.bytes);
+        if (stated !== null && stated !== sha256)
+          throw new CommandFailure(
+            'sha256_mismatch',
+            `the ZIP of ${what} has SHA-256 ${sha256}, not ${stated} as stated; nothing written`,
+          );
+        const fallback = `${project}${opts.version === undefined ? '' : `-v${opts.version}`}.zip`;
+        const path = opts.output ?? suggestedName(zip.headers.get('content-disposition'), fallback);
+        await writeFileAtomically(path, zip.bytes);
+        io.out(`${path}: ${zip.bytes.length} bytes, sha256 ${sha256}`);
+        return exitCodes.ok;
+      }),
+    );
+}

@@ -1,0 +1,107 @@
+// `galley pull` against a real server on loopback: the saved folder and confirmed versions,
+// verified by SHA-256, and every way the service or the options can refuse.
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { v1 } from '@galley/core';
+import { directoryOf, galley, removeDirectory } from './support/galley.js';
+import { createProject, screenSession, startServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+describe('galley pull', () => {
+  let s: TestServer;
+  let project: v1.Project;
+  let confirmed: v1.Confirmation;
+  let out: string;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    s = await startServer();
+    project = await createProject(s);
+    confirmed = await (await screenSession(s)).confirm(project.id, 'first');
+    out = await directoryOf({});
+    env = { GALLEY_SERVER: s.url, GALLEY_TOKEN: s.token };
+  });
+  afterAll(async () => {
+    await s.close();
+    await removeDirectory(out);
+  });
+
+  it('downloads the saved folder, the bytes the service exports', async () => {
+    const target = join(out, 'saved.zip');
+    const run = await galley(['pull', project.id, '-o', target], { env });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const written = new Uint8Array(await readFile(target));
+    const served = await fetch(`${s.url}/api/v1/projects/${project.id}/folder`, {
+      headers: { authorization: `Bearer ${s.token}` },
+    });
+    expect(written).toEqual(new Uint8Array(await served.arrayBuffer()));
+    expect(run.stdout).toBe(`${target}: ${written.length} bytes, sha256 ${sha256(written)}\n`);
+  });
+
+  it('downloads a confirmed version by its number, named as the service names it', async () => {
+    const cwd = await directoryOf({});
+    try {
+      const run = await galley(
+        ['pull', project.id, '--version', '1', '--server', s.url, '--token', s.token],
+        { cwd },
+      );
+      expect(run.code).toBe(0);
+      expect(await readdir(cwd)).toEqual([`${project.id}-v1.zip`]);
+      const bytes = new Uint8Array(await readFile(join(cwd, `${project.id}-v1.zip`)));
+      expect(sha256(bytes)).toBe(confirmed.sha256);
+    } finally {
+      await removeDirectory(cwd);
+    }
+  });
+
+  it('refusals by the service: exit 1 with one line, nothing written', async () => {
+    const target = join(out, 'never.zip');
+    const cases: Array<[string[], Record<string, string>, RegExp]> = [
+      [['--version', '7'], env, /confirmed version 7 of prj_\S+ was not found.*\(404\)/],
+      [[], { ...env, GALLEY_TOKEN: 'glly_revoked-or-made-up' }, /refused the token \(401\)/],
+    ];
+    for (const [extra, runEnv, reason] of cases) {
+      const run = await galley(['pull', project.id, '-o', target, ...extra], { env: runEnv });
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(reason);
+      expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    }
+    const unknown = await galley(['pull', 'prj_nope', '-o', target], { env });
+    expect(unknown.stderr).toMatch(/project prj_nope was not found/);
+    await expect(readFile(target)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('an unreachable service: exit 1, saying which', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    const run = await galley(['pull', project.id, '-o', join(out, 'x.zip')], {
+      env: { ...env, GALLEY_SERVER: `http://127.0.0.1:${closed}` },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`galley: cannot reach http://127.0.0.1:${closed}: ECONNREFUSED\n`);
+  });
+
+  it('unusable options: exit 2 (no service, no token, a bad version, no such folder)', async () => {
+    const cases: Array<[string[], Record<string, string>, RegExp]> = [
+      [[], {}, /no service given: pass --server URL or set GALLEY_SERVER/],
+      [[], { GALLEY_SERVER: s.url }, /no API token given/],
+      [['--server', 'ftp://x'], { GALLEY_TOKEN: s.token }, /is not an http\(s\) URL/],
+      [['--version', '0'], env, /a whole number from 1/],
+      [['-o', '/nonexistent/dir/x.zip'], env, /\/nonexistent\/dir: no such folder/],
+    ];
+    for (const [extra, runEnv, reason] of cases) {
+      const run = await galley(['pull', project.id, ...extra], { env: runEnv });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(reason);
+    }
+  });
+});
