@@ -25,7 +25,9 @@ interface Editing {
 async function editing(clientId: string, projectId?: string): Promise<Editing> {
   const sent: string[] = [];
   const counting: typeof fetch = (input, init) => {
-    sent.push(`${init?.method ?? 'GET'} ${new URL(input instanceof Request ? input.url : input).pathname}`);
+    sent.push(
+      `${init?.method ?? 'GET'} ${new URL(input instanceof Request ? input.url : input).pathname}`,
+    );
     return fetch(input, init);
   };
   const client = createClient({
