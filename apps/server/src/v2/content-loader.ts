@@ -19,6 +19,9 @@ const TEXT_FORMATS = new Set([
   'svg',
 ]);
 const PARALLEL_READS = 8;
+/** Small files are kept in memory after a read, up to this many bytes in all. */
+const CACHE_BYTES = 32 * 1024 * 1024;
+const CACHE_ENTRY_BYTES = 256 * 1024;
 
 export interface StoredContent {
   path: string;
@@ -29,10 +32,14 @@ export interface StoredContent {
 /**
  * Reads stored files into memory for inspection (the core judges bytes, not streams). A large
  * image or font is read only as far as its header, so inspecting a 200 MB blob does not hold
- * 200 MB.
+ * 200 MB. Small files stay in a least-recently-used cache by SHA-256, so a new revision of a
+ * large production reads only what changed: content never changes under its name, and a
+ * revision only names bytes that are still stored (erasure and expiry delete only unused ones).
  */
 export class ContentLoader {
   readonly #bytes: ByteStore;
+  readonly #cache = new Map<string, Uint8Array>();
+  #cachedBytes = 0;
 
   constructor(bytes: ByteStore) {
     this.#bytes = bytes;
@@ -40,15 +47,38 @@ export class ContentLoader {
 
   async load(files: readonly StoredContent[]): Promise<Map<string, Uint8Array>> {
     const out = new Map<string, Uint8Array>();
+    const missing: StoredContent[] = [];
+    for (const file of files) {
+      const cached = this.#cache.get(file.sha256);
+      if (cached) {
+        this.remember(file.sha256, cached); // most recently used again
+        out.set(file.path, cached);
+      } else {
+        missing.push(file);
+      }
+    }
     let next = 0;
     const worker = async () => {
-      while (next < files.length) {
-        const file = files[next++]!;
+      while (next < missing.length) {
+        const file = missing[next++]!;
         out.set(file.path, await this.#read(file));
       }
     };
-    await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, files.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, missing.length) }, worker));
     return out;
+  }
+
+  /** Keeps the whole content of a small file (read, or just written) for later inspections. */
+  remember(sha256: string, bytes: Uint8Array): void {
+    if (bytes.byteLength > CACHE_ENTRY_BYTES) return;
+    if (this.#cache.delete(sha256)) this.#cachedBytes -= bytes.byteLength;
+    this.#cache.set(sha256, bytes);
+    this.#cachedBytes += bytes.byteLength;
+    for (const [oldest, old] of this.#cache) {
+      if (this.#cachedBytes <= CACHE_BYTES) break;
+      this.#cache.delete(oldest);
+      this.#cachedBytes -= old.byteLength;
+    }
   }
 
   async #read(file: StoredContent): Promise<Uint8Array> {
@@ -63,6 +93,8 @@ export class ContentLoader {
     }
     const chunks: Buffer[] = [];
     for await (const chunk of stream) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks);
+    const bytes = Buffer.concat(chunks);
+    if (!partial) this.remember(file.sha256, bytes);
+    return bytes;
   }
 }

@@ -112,6 +112,7 @@ export async function planRevision(
   };
   rejectInvalid(validateAssetInput(input), files, change.field);
   const fresh = change.put.filter((f) => f.bytes !== undefined);
+  for (const file of fresh) loader.remember(file.sha256, file.bytes!);
   return {
     files: all.map(record),
     put: change.put.map(record),

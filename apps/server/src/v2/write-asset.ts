@@ -1,7 +1,7 @@
 import type { AssetKind, MediumRef } from '@galley/core';
 import type { Store } from '@galley/store';
 import { newId } from '@galley/store';
-import type { AssetRecord, V2Context } from './context.js';
+import type { AssetRecord, FileRecord, V2Context } from './context.js';
 import type { StagedFile } from './file-specs.js';
 import type { Answer } from './idempotency.js';
 import { assetProblem } from './problems.js';
@@ -94,6 +94,29 @@ export async function createAsset(
   return { ...answer, headers: { Location: locationOf(ctx, id) } };
 }
 
+/**
+ * On a base whose content was erased, the files the change keeps must still be stored (another
+ * revision may use them); the change may also replace or remove them all. Else 410.
+ */
+async function requireKeptContent(
+  ctx: V2Context,
+  asset: AssetRecord,
+  baseRevision: number,
+  base: readonly FileRecord[],
+  change: Pick<RevisionChange, 'put' | 'remove'>,
+): Promise<void> {
+  const revision = await ctx.store.assets.revision(asset.id, baseRevision);
+  if (revision?.erasedAt === null) return;
+  const changed = new Set([...change.put.map((f) => f.path), ...change.remove.map((r) => r.path)]);
+  for (const file of base) {
+    if (changed.has(file.path) || (await ctx.store.bytes.has(file.sha256))) continue;
+    throw assetProblem(
+      'content_erased',
+      `The content of ${file.path} in ${asset.id}@${baseRevision} was erased: put or remove it.`,
+    );
+  }
+}
+
 export function revisionConflict(currentRevision: number) {
   return assetProblem(
     'revision_conflict',
@@ -114,6 +137,7 @@ export async function commitRevision(
 ): Promise<Answer> {
   if (baseRevision !== asset.currentRevision) throw revisionConflict(asset.currentRevision);
   const base = await ctx.store.assets.files(asset.id, baseRevision);
+  await requireKeptContent(ctx, asset, baseRevision, base, change);
   const plan = await planRevision(ctx.loader, {
     ...change,
     kind: asset.kind as AssetKind,

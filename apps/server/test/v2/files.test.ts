@@ -16,6 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
+const paths = (a: Asset) => a.revision.files.map((f) => f.path);
 const thousand = Buffer.from(Array.from({ length: 1000 }, (_, i) => 97 + (i % 26)));
 const file = (a: Asset, path: string, query = '', headers: Record<string, string> = {}) =>
   call('GET', `/assets/${a.id}/files/${path}${query}`, { headers });
@@ -185,6 +186,21 @@ describe('DELETE /assets/{id}/revisions/{n}/content', () => {
       },
     });
     expect([onErased.status, onErased.body.code]).toEqual([410, 'content_erased']);
+    const production = {
+      format: 1,
+      title: 'Anew',
+      medium: { id: 'banner', version: 1 },
+      media_contract: { version: '1.0' },
+    };
+    const anew = await call('POST', `/assets/${prod.id}/revisions`, {
+      json: {
+        request_key: key(),
+        base_revision: 2,
+        put: [{ path: 'production.json', json: production }],
+        remove: ['canvas/shared.css', 'canvas/only-in-2.css'],
+      },
+    });
+    expect([anew.status, paths(anew.body.asset)]).toEqual([201, ['production.json']]);
   });
 
   it("keeps bytes another asset still uses, and takes the caller's own upload of them too", async () => {
