@@ -26,7 +26,6 @@ const REVISIONS = 30;
 const here = new URL('.', import.meta.url).pathname;
 const repo = join(here, '../../..');
 
-
 /** The child: the whole service on a SQLite store in `dataDir`, one account, its token. */
 async function serve(dataDir: string): Promise<void> {
   const { openStore, systemClock } = await import('@galley/store');
