@@ -76,7 +76,7 @@ describe.skipIf(!!why)('screen: projects, members and roles, by keyboard too', (
       ada.page.waitForEvent('download'),
       ada.page.getByRole('link', { name: 'Export the folder as ZIP' }).click(),
     ]);
-    const exported = readZip(new Uint8Array(await readFile((await download.path())!)));
+    const exported = readZip(new Uint8Array(await readFile(await download.path())));
     expect([...exported.folder.keys()].sort()).toEqual([
       'about.html',
       'index.html',
