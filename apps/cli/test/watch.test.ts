@@ -1,0 +1,244 @@
+// `galley watch` against a real server on loopback: confirmed versions imported once each,
+// equal sha256 skipped, paging, the record, SIGINT, and downloads that must not be trusted.
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { v1 } from '@galley/core';
+import { directoryOf, galley, removeDirectory, spawnGalley } from './support/galley.js';
+import { createProject, renameProject, screenSession, startServer } from './support/server.js';
+import type { Screen, TestServer } from './support/server.js';
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+interface Record {
+  format: number;
+  imported: Array<{ project: string; version: number; sha256: string; file: string }>;
+  skipped: Array<{ project: string; version: number; sha256: string }>;
+}
+const readRecord = async (dir: string) =>
+  JSON.parse(await readFile(join(dir, '.galley-imported.json'), 'utf8')) as Record;
+
+/**
+ * A proxy in front of the real server that alters what it passes on, to show that the CLI does
+ * not trust a download: `corrupt` flips a byte of every ZIP, `rewrite` points URLs at itself.
+ */
+async function alteringProxy(target: string, options: { corrupt: boolean; rewrite: boolean }) {
+  let self = '';
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const upstream = await fetch(`${target}${req.url}`, {
+        headers: { authorization: req.headers.authorization ?? '' },
+      });
+      const type = upstream.headers.get('content-type') ?? '';
+      let body = Buffer.from(await upstream.arrayBuffer());
+      if (options.rewrite && type.includes('json'))
+        body = Buffer.from(body.toString('utf8').replaceAll(target, self));
+      if (options.corrupt && type.includes('zip')) body[body.length - 40]! ^= 0xff;
+      res.writeHead(upstream.status, { 'content-type': type }).end(body);
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  self = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  return { url: self, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+describe('galley watch', () => {
+  let s: TestServer;
+  let screen: Screen;
+  let project: v1.Project;
+  let env: Record<string, string>;
+  const made: string[] = [];
+  const folder = async () => {
+    const path = await directoryOf({});
+    made.push(path);
+    return path;
+  };
+  beforeAll(async () => {
+    s = await startServer();
+    screen = await screenSession(s);
+    project = await createProject(s);
+    env = { GALLEY_SERVER: s.url, GALLEY_TOKEN: s.token };
+  });
+  afterAll(async () => {
+    await s.close();
+    for (const path of made) await removeDirectory(path);
+  });
+
+  describe('--once, step by step into one folder', () => {
+    let into: string;
+    const once = () => galley(['watch', project.id, '--into', into, '--once'], { env });
+    beforeAll(async () => {
+      into = join(await folder(), 'imports'); // made by the command
+    });
+
+    it('nothing confirmed yet: nothing imported', async () => {
+      const run = await once();
+      expect(run).toMatchObject({ code: 0, stderr: '', stdout: `nothing new for ${project.id}\n` });
+      expect(await readdir(into)).toEqual([]);
+    });
+
+    it('a confirmed version: downloaded, verified, written, recorded', async () => {
+      const v = await screen.confirm(project.id, 'first');
+      const run = await once();
+      const file = join(into, `${project.id}-v1.zip`);
+      expect(run).toMatchObject({ code: 0, stdout: `v1: ${file} (sha256 ${v.sha256})\n` });
+      expect(sha256(new Uint8Array(await readFile(file)))).toBe(v.sha256);
+      expect(await readRecord(into)).toMatchObject({
+        format: 1,
+        imported: [
+          { project: project.id, version: 1, sha256: v.sha256, file: `${project.id}-v1.zip` },
+        ],
+        skipped: [],
+      });
+    });
+
+    it('a version with an equal sha256 is already imported: skipped, not downloaded', async () => {
+      const v2 = await screen.confirm(project.id, 'again, unchanged');
+      const run = await once();
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe(
+        `v2: skipped, the same ZIP as ${project.id}-v1.zip (sha256 ${v2.sha256})\n`,
+      );
+      expect((await readdir(into)).sort()).toEqual([
+        '.galley-imported.json',
+        `${project.id}-v1.zip`,
+      ]);
+      expect((await readRecord(into)).skipped).toEqual([
+        { project: project.id, version: 2, sha256: v2.sha256 },
+      ]);
+    });
+
+    it('only what is new is imported; a second run finds nothing', async () => {
+      await renameProject(s, project.id, 'Shop, renamed');
+      const v3 = await screen.confirm(project.id);
+      const run = await once();
+      expect(run.stdout).toBe(`v3: ${join(into, `${project.id}-v3.zip`)} (sha256 ${v3.sha256})\n`);
+      expect((await once()).stdout).toBe(`nothing new for ${project.id}\n`);
+    });
+
+    it('an unreadable record is unusable input (exit 2), and left as it is', async () => {
+      const broken = await folder();
+      const text = '{"format": 1, "imported": [';
+      await writeFile(join(broken, '.galley-imported.json'), text);
+      const run = await galley(['watch', project.id, '--into', broken, '--once'], { env });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/\.galley-imported\.json is not JSON; repair it, or remove it/);
+      expect(await readFile(join(broken, '.galley-imported.json'), 'utf8')).toBe(text);
+    });
+  });
+
+  it('follows next_page_url through every page of confirmations', async () => {
+    const many = await createProject(s, 'Many');
+    for (let i = 0; i < 52; i++) await screen.confirm(many.id); // per page: 50
+    const into = await folder();
+    const run = await galley(['watch', many.id, '--into', into, '--once'], { env });
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(52);
+    expect(lines[0]).toMatch(/^v1: .*-v1\.zip/);
+    expect(lines[51]).toMatch(/^v52: skipped/);
+    const record = await readRecord(into);
+    expect(record.skipped.map((v) => v.version)).toEqual(
+      Array.from({ length: 51 }, (_, i) => i + 2),
+    );
+  });
+
+  it('polls until SIGINT, importing versions as they are confirmed, then stops cleanly', async () => {
+    const live = await createProject(s, 'Live');
+    const into = await folder();
+    const child = spawnGalley(['watch', live.id, '--into', into, '--interval', '0.3'], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const seen = async (pattern: RegExp) => {
+      for (let waited = 0; !pattern.test(stdout); waited += 50) {
+        if (waited > 20_000) throw new Error(`no ${pattern} in: ${stdout} ${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    await seen(/^watching /);
+    const v1 = await screen.confirm(live.id);
+    await seen(/^v1: /m);
+    await renameProject(s, live.id, 'Live, later');
+    const v2 = await screen.confirm(live.id);
+    await seen(/^v2: /m);
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(stderr).toBe('');
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('stopped');
+    expect((await readdir(into)).sort()).toEqual([
+      '.galley-imported.json',
+      `${live.id}-v1.zip`,
+      `${live.id}-v2.zip`,
+    ]);
+    expect((await readRecord(into)).imported.map((v) => v.sha256)).toEqual([v1.sha256, v2.sha256]);
+  });
+
+  it('a download whose SHA-256 differs from the confirmation is not imported (exit 1)', async () => {
+    const confirmed = await createProject(s, 'Tampered');
+    await screen.confirm(confirmed.id);
+    const proxy = await alteringProxy(s.url, { corrupt: true, rewrite: true });
+    try {
+      const into = await folder();
+      const run = await galley(['watch', confirmed.id, '--into', into, '--once'], {
+        env: { ...env, GALLEY_SERVER: proxy.url },
+      });
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(
+        /^galley: version 1 downloaded with SHA-256 [0-9a-f]{64}, not [0-9a-f]{64} as confirmed; not imported\n$/,
+      );
+      expect(await readdir(into)).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a download_url on another origin is not fetched with the token (exit 1)', async () => {
+    const confirmed = await createProject(s, 'Elsewhere');
+    await screen.confirm(confirmed.id);
+    const proxy = await alteringProxy(s.url, { corrupt: false, rewrite: false });
+    try {
+      const into = await folder();
+      const run = await galley(['watch', confirmed.id, '--into', into, '--once'], {
+        env: { ...env, GALLEY_SERVER: proxy.url },
+      });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`outside ${proxy.url}; the token is not sent there`);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('stops at once (exit 1) on what polling again cannot fix: an unknown project', async () => {
+    const run = await galley(
+      ['watch', 'prj_unknown', '--into', await folder(), '--interval', '0.2'],
+      {
+        env,
+      },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/project prj_unknown was not found/);
+  });
+
+  it('unusable options: exit 2', async () => {
+    const into = await folder();
+    for (const [args, reason] of [
+      [['--interval', '0'], /seconds, more than 0/],
+      [[], /no service given/],
+    ] as const) {
+      const run = await galley(['watch', project.id, '--into', into, ...args], {
+        env: args.length === 0 ? {} : env,
+      });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(reason);
+    }
+    const noInto = await galley(['watch', project.id], { env });
+    expect(noInto.code).toBe(2);
+    expect(noInto.stderr).toContain("required option '--into <dir>' not specified");
+  });
+});
