@@ -13,13 +13,13 @@ import type { Screen, TestServer } from './support/server.js';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-interface Record {
+interface ImportRecord {
   format: number;
   imported: Array<{ project: string; version: number; sha256: string; file: string }>;
   skipped: Array<{ project: string; version: number; sha256: string }>;
 }
 const readRecord = async (dir: string) =>
-  JSON.parse(await readFile(join(dir, '.galley-imported.json'), 'utf8')) as Record;
+  JSON.parse(await readFile(join(dir, '.galley-imported.json'), 'utf8')) as ImportRecord;
 
 /**
  * A proxy in front of the real server that alters what it passes on, to show that the CLI does
