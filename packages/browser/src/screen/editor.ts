@@ -23,6 +23,8 @@ interface Editor {
   readonly controls: readonly HTMLFieldSetElement[];
   readonly result: HTMLElement;
   folder: Folder | null;
+  /** The saved revision `folder` was read at. */
+  folderRevision: number | null;
   draft: SyncedDraft | null;
   /** The saved page, shown while another client edits. */
   saved: { outline: Outline; html: string } | null;
@@ -57,6 +59,7 @@ export async function startEditor(): Promise<void> {
     controls: [...document.querySelectorAll<HTMLFieldSetElement>('fieldset.edit-controls')],
     result,
     folder: null,
+    folderRevision: null,
     draft: null,
     saved: null,
     selected: null,
@@ -64,7 +67,6 @@ export async function startEditor(): Promise<void> {
     previewed: null,
     lock: null,
   };
-  await loadFolder(editor);
   bindControls(editor);
   const label = `${accountName ?? 'Someone'} on the editing screen`;
   editor.lock = new LockKeeper(client, projectId, label, (state) => onLock(editor, state));
@@ -86,12 +88,19 @@ function choosePage(pages: readonly Page[], current: Page): void {
   });
 }
 
-/** The project's saved folder, which the local checks judge the draft against. */
-async function loadFolder(editor: Editor): Promise<void> {
+/**
+ * The project's saved folder, which the local checks judge the draft against and the read-only
+ * view shows: read again only when the project has a newer saved revision.
+ */
+async function freshFolder(editor: Editor): Promise<void> {
   const lib = library();
+  const project = await lib.attempt(() => editor.client.v1.getProject(editor.projectId));
+  if (!project.ok) return say(editor.result, describeFailure(project.failure), 'error');
+  if (project.value.revision === editor.folderRevision && editor.folder) return;
   const got = await lib.attempt(() => editor.client.v1.downloadFolder(editor.projectId));
   if (!got.ok) return say(editor.result, describeFailure(got.failure), 'error');
   editor.folder = lib.readSavedFolder(got.value.bytes).folder;
+  editor.folderRevision = project.value.revision;
 }
 
 async function onLock(editor: Editor, state: LockState): Promise<void> {
@@ -100,6 +109,7 @@ async function onLock(editor: Editor, state: LockState): Promise<void> {
   if (state.kind === 'held') {
     status.textContent = 'You are editing this page; other clients see it read-only.';
     if (!editor.draft) {
+      await freshFolder(editor);
       const opened = await library().SyncedDraft.open(editor.client.v1, editor.page.id);
       if (!opened.ok) return say(editor.result, describeFailure(opened.failure), 'error');
       editor.draft = opened.value;
@@ -109,6 +119,7 @@ async function onLock(editor: Editor, state: LockState): Promise<void> {
     editor.draft = null;
     for (const fieldset of editor.controls) fieldset.disabled = true;
     status.textContent = state.kind === 'other' ? heldBy(state.lock) : refusedText(state.failure);
+    await freshFolder(editor);
     showSaved(editor);
   }
   render(editor);
@@ -258,7 +269,7 @@ async function save(editor: Editor): Promise<void> {
     return failed(editor, saved.failure);
   }
   editor.problems = null;
-  await loadFolder(editor);
+  await freshFolder(editor);
   say(editor.result, `Saved as revision ${saved.value.revision}.`, 'ok');
   render(editor);
 }
