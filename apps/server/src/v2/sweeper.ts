@@ -26,12 +26,14 @@ export async function sweepOnce(store: Store, clock: Clock): Promise<SweepReport
   };
   const cutoff = isoTime(new Date(clock.now().getTime() - TRASH_RETENTION_SECONDS * 1000));
   for (const id of await store.assets.trashedBefore(cutoff)) {
-    report.deletedContents += await store.transaction(async (tx) => {
+    const deleted = await store.transaction(async (tx) => {
       const current = await tx.assets.find(id);
-      if (current?.state !== 'deleted' || current.stateChangedAt > cutoff) return 0; // restored meanwhile
-      return (await tx.content.release(await tx.assets.delete(id))).length;
+      if (current?.state !== 'deleted' || current.stateChangedAt > cutoff) return null; // restored
+      return tx.content.release(await tx.assets.delete(id));
     });
+    if (deleted === null) continue;
     report.purgedAssets++;
+    report.deletedContents += deleted.length;
   }
   await store.transaction(async (tx) => {
     const expired = await tx.blobs.expire();
