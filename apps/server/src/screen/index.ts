@@ -13,10 +13,7 @@ import { projectBody } from './pages/project.js';
 import { projectsBody } from './pages/projects.js';
 import { tokensBody } from './pages/tokens.js';
 import { PreviewPasses, previewBase, previewRoutes } from './preview.js';
-import { screenHeaders } from './security.js';
-
-/** Identifiers are opaque prefixed strings; anything else cannot name a project or a page. */
-const ID = /^[A-Za-z0-9_-]{1,128}$/;
+import { ID_PATTERN as ID, screenHeaders } from './security.js';
 
 /** The signed-in person (a screen session), or null: API tokens do not open the screen. */
 function personOf(req: Request): SessionAuth | null {

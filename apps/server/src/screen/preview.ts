@@ -6,7 +6,7 @@ import type { Clock, Store } from '@galley/store';
 import { maybeAuth } from '../auth/context.js';
 import type { Deps } from '../deps.js';
 import { problem } from '../http/problem.js';
-import { sameToken } from './security.js';
+import { ID_PATTERN, sameToken } from './security.js';
 
 /**
  * A preview's pass: which account may read which project's saved files through the preview
@@ -75,12 +75,10 @@ function previewHeaders(req: Request, res: Response, projectId: string, pass: st
   res.setHeader('X-Content-Type-Options', 'nosniff');
 }
 
-const ID = /^[A-Za-z0-9_-]{1,128}$/;
-
 function paramsOf(req: Request): { projectId: string; pass: string; file: string } {
   const projectId = String(req.params.id);
   const segments = req.params.file as unknown as string[];
-  if (!ID.test(projectId)) throw problem(404, 'not_found', 'No such project.');
+  if (!ID_PATTERN.test(projectId)) throw problem(404, 'not_found', 'No such project.');
   return { projectId, pass: String(req.params.pass), file: segments.join('/') };
 }
 

@@ -18,6 +18,9 @@ export const SCREEN_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** Identifiers are opaque prefixed strings; anything else cannot name a project or a page. */
+export const ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+
 export const screenHeaders: RequestHandler = (_req, res, next) => {
   res.setHeader('Content-Security-Policy', SCREEN_CSP);
   res.setHeader('X-Content-Type-Options', 'nosniff');
