@@ -31,4 +31,3 @@ export { attempt } from './attempt.js';
 export { describeFailure } from './result.js';
 export type { Failure, Outcome } from './result.js';
 export { randomUuid } from './uuid.js';
-export { editorFetch } from './editor-fetch.js';

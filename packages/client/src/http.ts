@@ -21,7 +21,10 @@ export interface ClientOptions {
   token?: string;
   /** The screen session's CSRF token, sent as `X-CSRF-Token` on writes. */
   csrfToken?: string;
-  /** Sent as `X-Editor-Client` on writes; one per run (a UUID is a good choice). */
+  /**
+   * Sent as `X-Editor-Client` on every request: writes need it, and a draft is found by
+   * (account, client), so reading one does too. One per run (a UUID is a good choice).
+   */
   editorClient?: string;
   fetch?: typeof fetch;
 }
@@ -48,10 +51,8 @@ export function transport(options: ClientOptions) {
   async function send(call: Call): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
-    if (writes.has(call.method)) {
-      if (options.editorClient) headers['x-editor-client'] = options.editorClient;
-      if (options.csrfToken) headers['x-csrf-token'] = options.csrfToken;
-    }
+    if (options.editorClient) headers['x-editor-client'] = options.editorClient;
+    if (options.csrfToken && writes.has(call.method)) headers['x-csrf-token'] = options.csrfToken;
     let body: BodyInit | undefined;
     if (call.body && 'json' in call.body) {
       headers['content-type'] = 'application/json';

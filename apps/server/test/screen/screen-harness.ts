@@ -9,8 +9,16 @@ import type { TestServer } from '../platform/harness.js';
 
 export { whyNoChromium };
 
-/** Screenshots of the main screens, linked from docs/screen.md. */
-export const screenshots = new URL('../../../../docs/screenshots/', import.meta.url);
+/**
+ * Every run saves its screenshots as artifacts in test-artifacts/; with GALLEY_UPDATE_SCREENSHOTS=1
+ * they replace the ones docs/screen.md shows (ids and tokens differ each run, so not by default).
+ */
+export const screenshots = new URL(
+  process.env.GALLEY_UPDATE_SCREENSHOTS === '1'
+    ? '../../../../docs/screenshots/'
+    : '../../../../test-artifacts/screenshots/',
+  import.meta.url,
+);
 
 const VIEWPORT = { width: 1360, height: 2400 };
 

@@ -1,7 +1,7 @@
 // SyncedDraft (packages/browser) against the real editing interface on loopback, in Node: the
 // local copy must hold the very HTML the server holds, whatever happens between the two.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, editorFetch, readSavedFolder, SyncedDraft } from '@galley/browser';
+import { createClient, readSavedFolder, SyncedDraft } from '@galley/browser';
 import type { GalleyClient } from '@galley/browser';
 import { startTestServer } from '../platform/harness.js';
 import type { TestServer } from '../platform/harness.js';
@@ -34,7 +34,7 @@ async function editing(clientId: string, projectId?: string): Promise<Editing> {
     baseUrl: s.url,
     token: s.token,
     editorClient: clientId,
-    fetch: editorFetch(clientId, counting),
+    fetch: counting,
   });
   const id = projectId ?? (await client.v1.createProject(plainSiteZip())).id;
   await client.v1.lock(id, { kind: 'agent', label: 'synced draft test' });

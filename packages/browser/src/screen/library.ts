@@ -15,12 +15,10 @@ export function library(): Library {
 /** The typed client for this origin, as this tab's editor client, with the session's CSRF token. */
 export function screenClient(): Client {
   const lib = library();
-  const editorClient = editorClientId();
   return lib.createClient({
     baseUrl: location.origin,
     csrfToken: csrfToken(),
-    editorClient,
-    fetch: lib.editorFetch(editorClient),
+    editorClient: editorClientId(),
   });
 }
 
