@@ -5,6 +5,7 @@ import { authOf } from '../auth/context.js';
 import { problem } from '../http/problem.js';
 import type { ContentLoader } from './content-loader.js';
 import type { Idempotency } from './idempotency.js';
+import type { ContentPins } from './write-asset.js';
 import { assetProblem } from './problems.js';
 
 export type AssetRecord = NonNullable<Awaited<ReturnType<Store['assets']['find']>>>;
@@ -18,6 +19,7 @@ export const SERVICE_OWNER = 'system:svc';
 export interface V2Context extends ApiDeps {
   idempotency: Idempotency;
   loader: ContentLoader;
+  pins: ContentPins;
   /** `{asset_base_url}/api/v2`, for Location and next_page_url. */
   apiUrl: string;
 }

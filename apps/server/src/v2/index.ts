@@ -12,12 +12,14 @@ import { lifecycleRoutes } from './routes/lifecycle.js';
 import { revisionRoutes } from './routes/revisions.js';
 import { seedServiceFonts } from './seed-fonts.js';
 import { startSweeper } from './sweeper.js';
+import { ContentPins } from './write-asset.js';
 
 export function v2Router(deps: ApiDeps): Router {
   const ctx: V2Context = {
     ...deps,
     idempotency: new Idempotency(deps.store),
     loader: new ContentLoader(deps.store.bytes),
+    pins: new ContentPins(),
     apiUrl: `${deps.config.assetBaseUrl}/api/v2`,
   };
   // Requests wait for the service fonts on first start; a failure is logged, not fatal.

@@ -12,38 +12,72 @@ import { assetBody } from './views.js';
 const PARALLEL_PUTS = 8;
 
 /**
+ * Contents that requests of this process are about to reference. A refused write releases the
+ * bytes it added only if no other running write holds them: two writes of the same new content
+ * must not have the loser delete what the winner commits.
+ */
+export class ContentPins {
+  readonly #counts = new Map<string, number>();
+
+  /** Holds the contents until the returned function is called (once; later calls do nothing). */
+  hold(sha256s: readonly string[]): () => void {
+    for (const sha256 of sha256s) this.#counts.set(sha256, (this.#counts.get(sha256) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      for (const sha256 of sha256s) {
+        const left = (this.#counts.get(sha256) ?? 1) - 1;
+        if (left > 0) this.#counts.set(sha256, left);
+        else this.#counts.delete(sha256);
+      }
+    };
+  }
+
+  held(sha256: string): boolean {
+    return this.#counts.has(sha256);
+  }
+}
+
+/**
  * Stores the bytes a request carried, runs `commit`, and if the commit fails removes again the
  * bytes this request added that nothing uses, so a refused write leaves nothing behind.
  */
 export async function withFreshBytes<T>(
-  store: Store,
+  ctx: Pick<V2Context, 'store' | 'pins'>,
   fresh: readonly StagedFile[],
   commit: () => Promise<T>,
 ): Promise<T> {
+  // Each distinct content once; each put is fsynced, and several at once let the disk batch.
+  const contents = [...new Map(fresh.map((f) => [f.sha256, f.bytes ?? new Uint8Array()]))];
+  const release = ctx.pins.hold(contents.map(([sha256]) => sha256));
   const created: string[] = [];
   try {
-    // Each distinct content once; each put is fsynced, and several at once let the disk batch.
-    const contents = [
-      ...new Map(fresh.map((f) => [f.sha256, f.bytes ?? new Uint8Array()])).values(),
-    ];
     let next = 0;
     const worker = async () => {
       while (next < contents.length) {
-        const put = await store.bytes.put([contents[next++]!]);
+        const put = await ctx.store.bytes.put([contents[next++]![1]]);
         if (put.ok && put.created) created.push(put.sha256);
       }
     };
     await Promise.all(Array.from({ length: Math.min(PARALLEL_PUTS, contents.length) }, worker));
     return await commit();
   } catch (error) {
-    await releaseUnused(store, created);
+    release();
+    await releaseUnused(ctx, created);
     throw error;
+  } finally {
+    release();
   }
 }
 
 /** Deletes bytes nothing uses any more (after a refused write or a failed upload). */
-export async function releaseUnused(store: Store, sha256s: readonly string[]): Promise<void> {
-  if (sha256s.length) await store.transaction((tx) => tx.content.release(sha256s));
+export async function releaseUnused(
+  ctx: Pick<V2Context, 'store' | 'pins'>,
+  sha256s: readonly string[],
+): Promise<void> {
+  const free = sha256s.filter((sha256) => !ctx.pins.held(sha256));
+  if (free.length) await ctx.store.transaction((tx) => tx.content.release(free));
 }
 
 /** The `asset` envelope of one revision of an asset (the current one by default). */
@@ -80,7 +114,7 @@ export async function createAsset(
     ...(input.medium ? { medium: input.medium } : {}),
   });
   const id = newId('ast');
-  await withFreshBytes(ctx.store, plan.fresh, () =>
+  await withFreshBytes(ctx, plan.fresh, () =>
     ctx.store.assets.create({
       id,
       owner: input.owner,
@@ -145,7 +179,7 @@ export async function commitRevision(
     now: ctx.clock.now(),
   });
   const number = baseRevision + 1;
-  await withFreshBytes(ctx.store, plan.fresh, async () => {
+  await withFreshBytes(ctx, plan.fresh, async () => {
     const written = await ctx.store.assets.addRevision({
       assetId: asset.id,
       number,

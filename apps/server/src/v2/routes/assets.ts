@@ -78,6 +78,7 @@ async function upload(ctx: V2Context, req: Request, res: Response, caller: Calle
   }
   let created: string | null = null;
   let committed = false;
+  let release = () => {};
   try {
     const { file, fields } = await streamMultipart(
       req,
@@ -92,6 +93,7 @@ async function upload(ctx: V2Context, req: Request, res: Response, caller: Calle
     const input = parseInput(v2.UploadAssetFields, fields);
     if (!file) throw invalidFields({ file: ['a file part named file is required'] });
     const { sha256, size } = file.result;
+    release = ctx.pins.hold([sha256]);
     const path = uploadPath(file.info.filename);
     const body = { ...input, file: { path, sha256 } };
     await ctx.idempotency.run(req, res, { ...caller, key: input.request_key, body }, async () => {
@@ -106,7 +108,8 @@ async function upload(ctx: V2Context, req: Request, res: Response, caller: Calle
       return answer;
     });
   } finally {
-    if (created && !committed) await releaseUnused(ctx.store, [created]);
+    release();
+    if (created && !committed) await releaseUnused(ctx, [created]);
   }
 }
 
