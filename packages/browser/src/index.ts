@@ -2,7 +2,14 @@
 // the typed client, for pages that edit under a strict Content-Security-Policy.
 import './jitless.js';
 
-export { Draft, checkFolder, readZip, orderViolations } from '@galley/core';
+export {
+  Draft,
+  checkFolder,
+  readZip,
+  orderViolations,
+  blocksSave,
+  folderWithPage,
+} from '@galley/core';
 export type {
   CheckReport,
   DraftError,
@@ -13,12 +20,12 @@ export type {
   Outline,
   OutlineEntry,
   Problem,
+  SaveCheckInput,
   Violation,
 } from '@galley/core';
 export { createClient, GalleyApiError } from '@galley/client';
 export type { GalleyClient, ClientOptions } from '@galley/client';
-export { blocksSave, folderWithPage, readSavedFolder, validateBeforeSave } from './validate.js';
-export type { SaveCheckInput } from './validate.js';
+export { readSavedFolder, validateBeforeSave } from './validate.js';
 export { SyncedDraft } from './synced-draft.js';
 export type {
   DraftAnswer,

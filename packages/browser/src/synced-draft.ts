@@ -5,7 +5,8 @@ import { attempt } from './attempt.js';
 import { fail, succeed } from './result.js';
 import type { Outcome } from './result.js';
 import { randomUuid } from './uuid.js';
-import { blocksSave, validateBeforeSave } from './validate.js';
+import { blocksSave } from '@galley/core';
+import { validateBeforeSave } from './validate.js';
 
 export type Saved = z.output<typeof v1.Saved>;
 export type DraftAnswer = z.output<typeof v1.DraftAnswer>;

@@ -7,3 +7,4 @@ export {
 export { defaultFolderLimits, type FolderLimits, type Project } from './context.js';
 export { viewportSize } from './canvas.js';
 export { checkZip, type CheckZipOptions } from './check-zip.js';
+export { checkSave, folderWithPage, blocksSave, type SaveCheckInput } from './check-save.js';
