@@ -25,7 +25,8 @@ export class Draft {
   private readonly undone: Change[] = [];
   private changes = 0;
   private cachedOutline: Outline | undefined;
-  private cachedHtml: string | undefined;
+  /** The outline of an earlier version, which the next one is built on. */
+  private lastOutline: Outline | undefined;
 
   private constructor(private readonly page: IndexedPage) {}
 
@@ -107,11 +108,12 @@ export class Draft {
 
   /** The outline of this version, built once and then handed out as is (treat it as read-only). */
   outline(): Outline {
-    return (this.cachedOutline ??= buildOutline(this.page));
+    this.cachedOutline ??= buildOutline(this.page, this.lastOutline);
+    return (this.lastOutline = this.cachedOutline);
   }
 
   html(): string {
-    return (this.cachedHtml ??= serializeHtml(this.page.document));
+    return serializeHtml(this.page.document);
   }
 
   /** Plain JSON: with the base HTML, all `Draft.rebuild` needs. */
@@ -136,7 +138,6 @@ export class Draft {
   private changed(focus: readonly Element[]): ChangeResult {
     this.changes += 1;
     this.cachedOutline = undefined;
-    this.cachedHtml = undefined;
     const ids: string[] = [];
     forEachElement(focus, (element) => {
       const id = elementId(element);

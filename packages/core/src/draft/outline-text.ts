@@ -1,5 +1,5 @@
-import { isCDATA, isTag, isText } from 'domhandler';
 import type { ChildNode } from 'domhandler';
+import { isCDATA, isTag, isText } from 'domhandler';
 import { decodeHTML } from 'entities';
 import type { DraftElement } from './element.js';
 import { rawTextElements } from './html.js';
@@ -8,13 +8,15 @@ import { rawTextElements } from './html.js';
 export const outlineTextLength = 80;
 
 /**
- * What a parent needs to know of a child's text besides its trimmed, cut form (`text`):
- * whether the text content is empty, and whether it starts or ends with white space.
+ * What a parent needs to know of a child's text besides its trimmed, cut form: whether the text
+ * content is empty, whether it starts or ends with white space, and whether the kept text holds
+ * characters beyond the BMP (so its length in code points is not its length).
  */
 export const enum Edges {
   Leading = 1,
   Trailing = 2,
   Content = 4,
+  Astral = 8,
 }
 
 /**
@@ -30,8 +32,14 @@ export function summarize(element: DraftElement): void {
   if (children.length === 0) {
     element.text = '';
     element.textEdges = 0;
-  } else if (only && isText(only) && isPlain(only.data, raw)) {
-    summarizePlain(element, only.data);
+  } else if (
+    only &&
+    isText(only) &&
+    only.data.length <= outlineTextLength &&
+    isPlain(only.data, raw)
+  ) {
+    element.text = trim(only.data);
+    element.textEdges = trimmedEdges;
   } else {
     fold.start();
     for (const child of children) if (fold.addNode(child, raw)) break;
@@ -41,28 +49,17 @@ export function summarize(element: DraftElement): void {
 
 /** ASCII white space, the only kind HTML collapses (a no-break space stays). */
 const spaceRun = /[\t\n\f\r ]+/g;
-/** Whether collapsing would change the text (indexOf scans are much cheaper than a regex test). */
-function needsCollapse(text: string): boolean {
-  return (
-    text.includes('\n') ||
-    text.includes('  ') ||
-    text.includes('\t') ||
-    text.includes('\r') ||
-    text.includes('\f')
-  );
-}
+/** What needs more than trimming: white space to collapse, a reference, a surrogate pair. */
+const special = /[\t\n\f\r&\ud800-\udbff]| {2}/;
+const specialRaw = /[\t\n\f\r\ud800-\udbff]| {2}/;
+const needsCollapse = /[\t\n\f\r]| {2}/;
 const hasSurrogates = /[\ud800-\udbff]/;
 const isSpace = (code: number): boolean =>
   code === 32 || code === 10 || code === 9 || code === 13 || code === 12;
 
-/** Text already in final form but for one space at either end. */
-function isPlain(data: string, raw: boolean): boolean {
-  return data.length <= outlineTextLength && (raw || !data.includes('&')) && !needsCollapse(data);
-}
-
-function summarizePlain(element: DraftElement, data: string): void {
-  element.text = trim(data);
-  element.textEdges = trimmedEdges;
+/** Text that is final but for one space at either end, counted in code units. */
+function isPlain(text: string, raw: boolean): boolean {
+  return !(raw ? specialRaw : special).test(text);
 }
 
 /** The edges of the text last given to trim (a variable rather than a pair: no allocation). */
@@ -95,14 +92,14 @@ class Fold {
   private any = false;
   private leading = false;
   private trailing = false;
+  private astral = false;
   /** Whether the lone piece may be kept as is: not a slice of a temporary string. */
   private keepable = true;
 
   start(): void {
     this.out = '';
-    this.parts = 0;
-    this.count = 0;
-    this.pending = this.any = this.leading = this.trailing = false;
+    this.parts = this.count = 0;
+    this.pending = this.any = this.leading = this.trailing = this.astral = false;
     this.keepable = true;
   }
 
@@ -127,10 +124,15 @@ class Fold {
       }
       const chunk = start === 0 && end === data.length ? data : data.slice(start, end);
       start = end;
-      const decoded = !raw && chunk.includes('&') ? decodeHTML(chunk) : chunk;
-      const text = needsCollapse(decoded) ? decoded.replace(spaceRun, ' ') : decoded;
+      let text = chunk;
+      let astral = 0;
+      if (!isPlain(chunk, raw)) {
+        if (!raw && text.includes('&')) text = decodeHTML(text);
+        if (needsCollapse.test(text)) text = text.replace(spaceRun, ' ');
+        if (hasSurrogates.test(text)) astral = Edges.Astral;
+      }
       const core = trim(text);
-      if (this.add(core, trimmedEdges, text === data)) return true;
+      if (this.add(core, trimmedEdges | astral, text === data)) return true;
     }
     return false;
   }
@@ -143,9 +145,9 @@ class Fold {
     }
     if (edges & Edges.Leading) this.pending = true;
     if (core !== '') {
-      if (this.pending && this.count > 0) this.push(' ', true);
+      if (this.pending && this.count > 0) this.push(' ', 0, true);
       if (this.count >= outlineTextLength) return true;
-      this.push(cutCodePoints(core, outlineTextLength - this.count), keepable);
+      this.push(core, edges & Edges.Astral, keepable);
       this.pending = false;
       this.trailing = false;
     }
@@ -153,11 +155,20 @@ class Fold {
     return this.count >= outlineTextLength;
   }
 
-  private push(piece: string, keepable: boolean): void {
+  private push(piece: string, astral: number, keepable: boolean): void {
+    const room = outlineTextLength - this.count;
+    let kept = piece;
+    if (!astral) {
+      if (kept.length > room) kept = kept.slice(0, room);
+      this.count += kept.length;
+    } else {
+      kept = cutCodePoints(kept, room);
+      this.count += codePointLength(kept);
+      this.astral = true;
+    }
     this.keepable = this.parts === 0 && keepable;
-    this.out += piece;
+    this.out += kept;
     this.parts += 1;
-    this.count += hasSurrogates.test(piece) ? codePointLength(piece) : piece.length;
   }
 
   finish(element: DraftElement): void {
@@ -165,7 +176,8 @@ class Fold {
     element.textEdges =
       (this.any ? Edges.Content : 0) |
       (this.leading ? Edges.Leading : 0) |
-      (this.trailing && !full ? Edges.Trailing : 0);
+      (this.trailing && !full ? Edges.Trailing : 0) |
+      (this.astral ? Edges.Astral : 0);
     // A lone slice of a temporary (decoded or collapsed) string is copied, so the outline does
     // not keep the larger temporary alive; pieces joined by + share their strings.
     const copy = this.parts === 1 && !this.keepable && this.out.length >= 13;
@@ -180,17 +192,16 @@ function codePointLength(text: string): number {
   let count = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code < 0xd800 || code > 0xdbff) count += 1;
+    if (code < 0xdc00 || code > 0xdfff) count += 1;
   }
   return count;
 }
 
 function cutCodePoints(text: string, limit: number): string {
-  if (text.length <= limit) return text;
   let end = 0;
   for (let count = 0; count < limit && end < text.length; count++) {
     const code = text.charCodeAt(end);
     end += code >= 0xd800 && code <= 0xdbff && end + 1 < text.length ? 2 : 1;
   }
-  return text.slice(0, end);
+  return end >= text.length ? text : text.slice(0, end);
 }

@@ -41,6 +41,10 @@ export class IndexedPage {
   private readonly ids = new Map<string, DraftElement | DraftElement[]>();
   /** Ids outside <body> (in <head>): never changed by operations, still taken for duplicates. */
   private readonly outsideIds = new Set<string>();
+  /** Since the last `takeChanges`: the lowest number where elements came or went… */
+  private changedFrom = Infinity;
+  /** …and the elements whose text was invalidated (each chain from a changed parent upwards). */
+  private changedTexts: DraftElement[] = [];
 
   private constructor(
     readonly document: Document,
@@ -94,11 +98,16 @@ export class IndexedPage {
     return this.ids.has(id) || this.outsideIds.has(id);
   }
 
-  /** Visits the elements inside <body> in outline order with their numbers (body excluded). */
-  forEachElement(visit: (element: DraftElement, number: number) => void): void {
-    this.order.forEach((element, number) => {
-      if (number > 0) visit(element, number);
-    });
+  /**
+   * What changed since the last call: elements numbered below `from` kept their numbers (an
+   * operation changes numbers only from the first element it adds or removes on), and `texts`
+   * lists the elements whose outline text must be read again.
+   */
+  takeChanges(): { from: number; texts: readonly DraftElement[] } {
+    const changes = { from: this.changedFrom, texts: this.changedTexts };
+    this.changedFrom = Infinity;
+    this.changedTexts = [];
+    return changes;
   }
 
   /** Puts a detached group into the tree at `place`. */
@@ -109,6 +118,7 @@ export class IndexedPage {
     linkBefore(parent, before, group.nodes);
     const elements: DraftElement[] = [];
     forEachElement(group.nodes, (element) => elements.push(indexed(element)));
+    if (elements.length > 0) this.changedFrom = Math.min(this.changedFrom, position);
     this.order.paste(position, group.piece ?? buildPiece(elements));
     group.piece = undefined;
     for (const element of elements) this.addId(element);
@@ -125,6 +135,7 @@ export class IndexedPage {
     const firstElement = nodes.find(isElement);
     if (firstElement) {
       const from = this.numberOf(firstElement);
+      this.changedFrom = Math.min(this.changedFrom, from);
       const after = nextElementAfter(last, this.body);
       group.piece = this.order.cut(from, after ? this.numberOf(after) : this.order.size);
     } else group.piece = null;
@@ -154,10 +165,16 @@ export class IndexedPage {
     }
   }
 
-  /** The content below `element` changed: its outline text and its ancestors' must be read again. */
+  /**
+   * The content below `element` changed: its outline text and its ancestors' must be read again.
+   * An invalidated text has invalidated ancestors, so the climb stops at the first one.
+   */
   private touch(element: Element): void {
     for (let node: Element | null = element; node;) {
-      indexed(node).text = undefined;
+      const draftElement = indexed(node);
+      if (draftElement.text === undefined) return;
+      draftElement.text = undefined;
+      this.changedTexts.push(draftElement);
       if (node === this.body) return;
       node = node.parent && isElement(node.parent) ? node.parent : null;
     }

@@ -138,17 +138,4 @@ export class PreOrder {
     const [head, tail] = split(this.root, position);
     this.root = merge(merge(head, piece), tail);
   }
-
-  /** Visits every slot in order with its position. */
-  forEach(visit: (slot: Slot, position: number) => void): void {
-    let position = 0;
-    const walk = (node: Slot | null): void => {
-      while (node) {
-        walk(node.left);
-        visit(node, position++);
-        node = node.right;
-      }
-    };
-    walk(this.root);
-  }
 }

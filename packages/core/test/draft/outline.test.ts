@@ -1,5 +1,46 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { draftOf, draftOfPage } from './support/drafts.js';
+import { ReferenceDraft } from './support/reference-model.js';
+
+const numRuns = process.env['CI'] ? 1000 : 150;
+
+/** Long, messy text: white space runs, references split anywhere a chunk could end, astral characters. */
+const text = fc
+  .array(
+    fc.constantFrom(
+      'x',
+      'word ',
+      ' ',
+      '   ',
+      '\n\t',
+      '&amp;',
+      '&eacute;',
+      '&copy',
+      '😀',
+      '&#x1F600;',
+      'é',
+      '\r\n',
+    ),
+    {
+      maxLength: 120,
+    },
+  )
+  .map((parts) => parts.join(''));
+const { node } = fc.letrec<{ node: string }>((tie) => ({
+  node: fc.oneof(
+    { depthSize: 'small' },
+    text,
+    fc.constant('<!-- skipped -->'),
+    fc
+      .tuple(fc.constantFrom('div', 'span', 'b', 'script'), fc.array(tie('node'), { maxLength: 4 }))
+      .map(([tag, children]) =>
+        tag === 'script'
+          ? `<script>${children.length} &amp; a  b</script>`
+          : `<${tag}>${children.join('')}</${tag}>`,
+      ),
+  ),
+}));
 
 describe('outline', () => {
   it('lists the elements inside <body> in pre-order from 1; <head> and <body> are not in it', () => {
@@ -51,6 +92,16 @@ describe('outline', () => {
     expect(draft.outline()[0]?.text).toBe('x'.repeat(80));
     const spaced = draftOf(`<p>${' '.repeat(300)}a${' '.repeat(300)}&eacute;</p>`);
     expect(spaced.outline()[0]?.text).toBe('a é');
+  });
+
+  it('reads text as a naive textContent would, for any mix of text, references and markup', () => {
+    fc.assert(
+      fc.property(fc.array(node, { minLength: 1, maxLength: 4 }), (nodes) => {
+        const draft = draftOf(nodes.join(''));
+        expect(draft.outline()).toEqual(new ReferenceDraft(draft.html()).outline());
+      }),
+      { numRuns },
+    );
   });
 
   it('is built once per version and rebuilt after a change, ancestors reading the new text', () => {
