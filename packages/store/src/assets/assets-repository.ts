@@ -201,8 +201,9 @@ export class AssetsRepository {
         .set({ current_revision: input.number, updated_at: now, ...summaryOf(input.inspection) })
         .where('id', '=', input.assetId)
         .where('current_revision', '=', input.number - 1)
+        .returningAll()
         .executeTakeFirst();
-      if (moved.numUpdatedRows === 0n) {
+      if (!moved) {
         const current = await db
           .selectFrom('assets')
           .select('current_revision')
@@ -222,7 +223,7 @@ export class AssetsRepository {
           .execute();
       }
       await this.#insertFiles(db, input.assetId, input.number, input.put);
-      return { ok: true };
+      return { ok: true, asset: toAsset(moved) };
     });
   }
 

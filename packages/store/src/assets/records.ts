@@ -61,7 +61,9 @@ export interface NewAsset {
   inspection: Inspection;
 }
 
-export type RevisionWrite = { ok: true } | { ok: false; code: 'conflict'; currentRevision: number };
+/** A revision write: the asset as it is after it, or the conflict that refused it. */
+export type RevisionWrite =
+  { ok: true; asset: AssetRecord } | { ok: false; code: 'conflict'; currentRevision: number };
 
 /** SQLite allows 32,766 bound values a statement; file rows have 8 each. */
 export const ROWS_PER_INSERT = 500;
