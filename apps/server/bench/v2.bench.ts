@@ -21,7 +21,7 @@ import { deflateSync } from 'node:zlib';
 
 const MB = 1_000_000;
 const BIG = 50 * MB;
-const ROUNDS = 5;
+const ROUNDS = 7;
 const REVISIONS = 30;
 const here = new URL('.', import.meta.url).pathname;
 const repo = join(here, '../../..');
@@ -176,7 +176,7 @@ async function blobUpload(target: Target, work: string) {
   const server = mbps(BIG, median(uploads));
   const baseline = mbps(BIG, median(copies));
   return {
-    name: 'POST /blobs, 50 MB, vs copy to a file with SHA-256 (MB/s, median of 5)',
+    name: 'POST /blobs, 50 MB, vs copy to a file with SHA-256 (MB/s, median of 7)',
     value: `${server.toFixed(0)} vs ${baseline.toFixed(0)} MB/s (${(server / baseline).toFixed(2)}×)`,
     goal: '≥ 0.5×',
     ok: server / baseline >= 0.5,
@@ -225,7 +225,7 @@ async function fileDownload(target: Target, work: string) {
   const server = mbps(BIG, median(gets));
   const baseline = mbps(BIG, median(reads));
   return {
-    name: 'GET a 50 MB file vs reading it from disk (MB/s, median of 5)',
+    name: 'GET a 50 MB file vs reading it from disk (MB/s, median of 7)',
     value: `${server.toFixed(0)} vs ${baseline.toFixed(0)} MB/s (${(server / baseline).toFixed(2)}×)`,
     goal: '≥ 0.5×',
     ok: server / baseline >= 0.5,
