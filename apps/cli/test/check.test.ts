@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checkFolder, checkZip, writeZip } from '@galley/core';
 import {
   corpusMissing,
@@ -19,6 +19,9 @@ import {
   removeDirectory,
   validProject,
 } from './support/galley.js';
+
+// Every test spawns `galley` processes (about 1 s each, more on a busy machine).
+vi.setConfig({ testTimeout: 120_000 });
 
 const made: string[] = [];
 async function directory(files: Parameters<typeof directoryOf>[0]) {

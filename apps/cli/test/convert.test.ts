@@ -3,7 +3,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { deflateRawSync } from 'node:zlib';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checkZip, convertSite, convertSiteZip, writeZip } from '@galley/core';
 import type { Folder } from '@galley/core';
 import {
@@ -18,6 +18,9 @@ import {
   readTree,
   removeDirectory,
 } from './support/galley.js';
+
+// Every test spawns `galley` processes (about 1 s each, more on a busy machine).
+vi.setConfig({ testTimeout: 120_000 });
 
 const made: string[] = [];
 async function directory(files: Parameters<typeof directoryOf>[0] = {}) {

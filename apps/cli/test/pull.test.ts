@@ -4,11 +4,14 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { v1 } from '@galley/core';
 import { directoryOf, galley, removeDirectory } from './support/galley.js';
 import { createProject, screenSession, startServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
+
+// Every test spawns `galley` processes (about 1 s each, more on a busy machine).
+vi.setConfig({ testTimeout: 120_000 });
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 

@@ -2,7 +2,7 @@
 // directories, and the service's refusals (its 422 report, another client's lock).
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checkFolder, readZip, writeZip } from '@galley/core';
 import type { v1 } from '@galley/core';
 import {
@@ -15,6 +15,9 @@ import {
 } from './support/galley.js';
 import { createProject, startServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
+
+// Every test spawns `galley` processes (about 1 s each, more on a busy machine).
+vi.setConfig({ testTimeout: 120_000 });
 
 const decoder = new TextDecoder();
 

@@ -5,11 +5,14 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { v1 } from '@galley/core';
 import { directoryOf, galley, removeDirectory, spawnGalley } from './support/galley.js';
 import { createProject, renameProject, screenSession, startServer } from './support/server.js';
 import type { Screen, TestServer } from './support/server.js';
+
+// Every test spawns `galley` processes (about 1 s each, more on a busy machine).
+vi.setConfig({ testTimeout: 120_000 });
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
