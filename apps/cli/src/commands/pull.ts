@@ -15,7 +15,7 @@ import { progressOn } from '../lib/progress.js';
 import { connect, request, withRemoteOptions } from '../lib/remote.js';
 import type { RemoteOptions } from '../lib/remote.js';
 
-export function positiveInteger(value: string): number {
+function positiveInteger(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('a whole number from 1');
   return n;

@@ -4,7 +4,7 @@ import { InputError } from './exit.js';
 import { writeFileAtomically } from './files.js';
 
 /** The record `galley watch` keeps in its folder, so a restart imports nothing twice. */
-export const recordName = '.galley-imported.json';
+const recordName = '.galley-imported.json';
 
 /** A confirmed version whose ZIP was downloaded, verified and written to `file`. */
 export interface ImportedVersion {

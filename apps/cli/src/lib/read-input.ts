@@ -55,7 +55,7 @@ interface Found {
  * files (pipes, sockets, devices) are refused. Counts and sizes are judged before any file is
  * read, so a huge tree is refused without filling memory.
  */
-export async function readDirectory(
+async function readDirectory(
   root: string,
   limits: ReadLimits = defaultReadLimits,
   progress?: Progress,
@@ -144,7 +144,7 @@ async function mapLimited<T, R>(
 }
 
 /** A file system error as one line a person can act on. */
-export function fsError(error: unknown, path: string): InputError {
+function fsError(error: unknown, path: string): InputError {
   const code = (error as { code?: unknown }).code;
   if (code === 'ENOENT' || code === 'ENOTDIR')
     return new InputError('missing', `${path}: no such file or directory`);

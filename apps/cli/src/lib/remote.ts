@@ -52,7 +52,7 @@ export function connect(opts: RemoteOptions, env: CliIo['env'], signal?: AbortSi
 }
 
 /** The body of a refusal that the documents give fields to: a 422's report, a 423's lock. */
-export interface RefusalBody {
+interface RefusalBody {
   checks?: Record<string, string>;
   violations?: unknown[];
   lock?: { holder?: { name?: string }; label?: string; expires_at?: string };

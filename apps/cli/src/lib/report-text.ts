@@ -18,7 +18,7 @@ function counts(violations: readonly Violation[]): string {
 }
 
 /** `img/a.png:12:5 @3`: where the problem is, as precisely as the check could say. */
-export function placeOf(v: { path: string; line?: number; column?: number; element?: string }) {
+function placeOf(v: { path: string; line?: number; column?: number; element?: string }) {
   const file = v.path === '' ? '(the archive)' : v.path;
   const line =
     v.line === undefined ? '' : `:${v.line}${v.column === undefined ? '' : `:${v.column}`}`;
@@ -26,7 +26,7 @@ export function placeOf(v: { path: string; line?: number; column?: number; eleme
 }
 
 /** Typed values as people write them: sizes as `300×250`, text unquoted, the rest as JSON. */
-export function valueText(value: unknown): string {
+function valueText(value: unknown): string {
   if (typeof value === 'string') return value;
   const size = value as { width?: unknown; height?: unknown } | null;
   if (size && typeof size.width === 'number' && typeof size.height === 'number')
