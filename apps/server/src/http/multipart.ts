@@ -63,7 +63,25 @@ export async function streamMultipart<T>(
       state.failure ??= problem(413, 'body_too_large', `The field ${name} is too long.`);
     if (!(name in fields)) fields[name] = value;
   });
+  let finish: () => void = () => undefined;
+  const finished = new Promise<void>((resolve, reject) => {
+    finish = resolve;
+    parser.on('close', resolve);
+    parser.on('error', () =>
+      reject(problem(400, 'invalid_multipart', 'The multipart body is malformed.')),
+    );
+    req.on('error', reject);
+  });
+  /** Stops reading at the first overflow: the rest of the body is drained, never parsed. */
+  const stopReading = () => {
+    req.unpipe(parser);
+    req.res?.setHeader('Connection', 'close');
+    req.resume();
+    finish();
+  };
   parser.on('file', (name, stream, info) => {
+    // A body cut short makes busboy fail the file stream too; the parser's error answers it.
+    stream.on('error', () => undefined);
     if (name !== options.fileField || file !== null || state.failure) {
       (unexpected[name] ??= []).push(
         name === options.fileField ? 'only one file is accepted' : 'unexpected file',
@@ -77,14 +95,16 @@ export async function streamMultipart<T>(
         file = { info: fileInfo, result };
       },
       (error: unknown) => {
-        state.failure ??=
-          error instanceof TooLarge
-            ? problem(
-                413,
-                'body_too_large',
-                `The file is larger than ${options.maxFileBytes} bytes.`,
-              )
-            : asError(error);
+        if (error instanceof TooLarge) {
+          state.failure ??= problem(
+            413,
+            'body_too_large',
+            `The file is larger than ${options.maxFileBytes} bytes.`,
+          );
+          stopReading();
+          return;
+        }
+        state.failure ??= asError(error);
         stream.resume(); // let the parser reach the end
       },
     );
@@ -95,14 +115,8 @@ export async function streamMultipart<T>(
     });
   }
 
-  await new Promise<void>((resolve, reject) => {
-    parser.on('close', resolve);
-    parser.on('error', () =>
-      reject(problem(400, 'invalid_multipart', 'The multipart body is malformed.')),
-    );
-    req.on('error', reject);
-    req.pipe(parser);
-  });
+  req.pipe(parser);
+  await finished;
   await consuming;
   if (state.failure) throw state.failure;
   if (Object.keys(unexpected).length) {

@@ -2,7 +2,7 @@
 import { once } from 'node:events';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
@@ -183,14 +183,14 @@ describe('editorClientOf', () => {
   });
 });
 
-describe('multipart', () => {
-  const form = (size: number, field = 'zip') => {
-    const data = new FormData();
-    data.set('title', 'Hello');
-    data.set(field, new Blob([new Uint8Array(size).fill(7)]), 'site.zip');
-    return data;
-  };
+const form = (size: number, field = 'zip') => {
+  const data = new FormData();
+  data.set('title', 'Hello');
+  data.set(field, new Blob([new Uint8Array(size).fill(7)]), 'site.zip');
+  return data;
+};
 
+describe('multipart', () => {
   it('yields the named file and the text fields', async () => {
     const res = await fetch(`${url}/upload`, { method: 'POST', body: form(1000) });
     expect(await res.json()).toEqual({
@@ -231,6 +231,45 @@ describe('multipart', () => {
     const big = await fetch(`${url}/stream`, { method: 'POST', body: form(5000, 'file') });
     expect(big.status).toBe(413);
     expect(await readdir(join(dir, 'bytes'), { recursive: true })).toEqual(before);
+  });
+});
+
+describe('multipart cut short', () => {
+  /** Sends a multipart head and `fileBytes` of a file part over a raw socket, then half-closes. */
+  async function rawUpload(fileBytes: number): Promise<string> {
+    const { hostname, port } = new URL(url);
+    const socket = connect(Number(port), hostname);
+    await once(socket, 'connect');
+    const head = [
+      '--b',
+      'Content-Disposition: form-data; name="zip"; filename="a.zip"',
+      'Content-Type: application/zip',
+      '',
+      '',
+    ].join('\r\n');
+    socket.write(
+      [
+        'POST /upload HTTP/1.1',
+        `Host: ${hostname}`,
+        'Content-Type: multipart/form-data; boundary=b',
+        `Content-Length: ${head.length + 10_000_000}`,
+        '',
+        head,
+      ].join('\r\n'),
+    );
+    socket.write(new Uint8Array(fileBytes).fill(7));
+    socket.end(); // the body stops long before its declared length
+    let answer = '';
+    socket.setEncoding('utf8');
+    for await (const chunk of socket) answer += String(chunk);
+    return answer;
+  }
+
+  it('answers 413 at the first byte past the limit, and a body cut short crashes nothing', async () => {
+    expect(await rawUpload(5000)).toMatch(/^HTTP\/1\.1 413 /);
+    await rawUpload(500); // ends inside the file part, under the limit
+    const after = await fetch(`${url}/upload`, { method: 'POST', body: form(10) });
+    expect(after.status).toBe(200);
   });
 });
 
