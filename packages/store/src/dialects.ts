@@ -78,5 +78,8 @@ export function postgresDialect(
   maxConnections = 10,
 ): { dialect: Dialect; pool: pg.Pool } {
   const pool = new pg.Pool({ connectionString: url, max: maxConnections, types });
+  // An idle connection that the server ends (a restart, an administrator) is reported here; the
+  // pool drops it and connects anew for the next query. Unhandled, it would end the process.
+  pool.on('error', () => undefined);
   return { dialect: new PostgresDialect({ pool }), pool };
 }

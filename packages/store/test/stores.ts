@@ -97,10 +97,29 @@ async function newStoreOptions(
   return {
     options: { kind, url: url.toString(), bytesDir: join(dir, 'bytes'), clock, maxConnections: 4 },
     cleanup: async () => {
+      await connectionsGone(database);
       await adminQuery(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
       await removeDir();
     },
   };
+}
+
+/** Waits (a few seconds at most) until pools closed by the test have really disconnected. */
+async function connectionsGone(database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: pgUrl });
+  await client.connect();
+  try {
+    for (let tries = 0; tries < 50; tries++) {
+      const { rows } = await client.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+        [database],
+      );
+      if ((rows[0]?.n ?? 0) === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    await client.end();
+  }
 }
 
 async function adminQuery(sql: string): Promise<void> {
