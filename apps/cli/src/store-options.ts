@@ -1,5 +1,4 @@
 import { join, resolve } from 'node:path';
-import { openStore } from '@galley/store';
 import type { Account, Store, StoreOptions } from '@galley/store';
 import type { CliIo } from './io.js';
 import { CliError } from './io.js';
@@ -19,6 +18,7 @@ export async function withStore<T>(
   env: CliIo['env'],
   fn: (store: Store) => Promise<T>,
 ): Promise<T> {
+  const { openStore } = await import('@galley/store'); // loaded only by commands that need it
   const store = await openStore(storeOptionsFor(data, env));
   try {
     return await fn(store);

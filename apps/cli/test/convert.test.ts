@@ -4,7 +4,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { deflateRawSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { checkZip, convertSite, convertSiteZip, writeZip } from '@galley/core';
+import { checkZip, convertSite, convertSiteZip, writeZip, zipDeflateLevel } from '@galley/core';
 import type { Folder } from '@galley/core';
 import {
   corpusMissing,
@@ -34,7 +34,7 @@ afterAll(async () => {
 
 /** The bytes the CLI (and the server) must write for a converted folder. */
 const zipped = (folder: Folder) =>
-  writeZip(folder, { deflate: (data) => deflateRawSync(data, { level: 6 }) });
+  writeZip(folder, { deflate: (data) => deflateRawSync(data, { level: zipDeflateLevel }) });
 
 function converted(result: ReturnType<typeof convertSite>) {
   if (!result.ok) throw new Error(`expected a conversion: ${JSON.stringify(result.report)}`);

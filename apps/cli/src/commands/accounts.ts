@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { generatePassword } from '@galley/store';
 import type { CliIo } from '../io.js';
 import { CliError } from '../io.js';
 import { withStore } from '../store-options.js';
@@ -15,7 +14,7 @@ export function registerAccounts(program: Command, io: CliIo): void {
     .requiredOption('--name <name>', 'display name')
     .option('--password <password>', 'password (generated and printed when not given)')
     .action(async (opts: { data?: string; email: string; name: string; password?: string }) => {
-      const password = opts.password ?? generatePassword();
+      const password = opts.password ?? (await import('@galley/store')).generatePassword();
       const created = await withStore(opts.data, io.env, (store) =>
         store.accounts.create({ email: opts.email, name: opts.name, password }),
       );

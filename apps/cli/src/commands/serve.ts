@@ -1,8 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
-import { bootstrapOffice, loadConfig, startServer } from '@galley/server';
 import type { OfficeCredentials } from '@galley/server';
-import { openStore, systemClock } from '@galley/store';
 import type { CliIo } from '../io.js';
 import { storeOptionsFor } from '../store-options.js';
 
@@ -30,6 +28,9 @@ export function registerServe(program: Command, io: CliIo): void {
     .option('--data <dir>', 'data folder (GALLEY_DATA_DIR, default ./galley-data)')
     .option('--base-url <url>', 'public URL of the service (GALLEY_BASE_URL)')
     .action(async (opts: { port?: number; data?: string; baseUrl?: string }) => {
+      // Loaded here, not at the top: the other commands start without the server and its store.
+      const { bootstrapOffice, loadConfig, startServer } = await import('@galley/server');
+      const { openStore, systemClock } = await import('@galley/store');
       const config = loadConfig(io.env, {
         ...(opts.port !== undefined ? { port: opts.port } : {}),
         ...(opts.data !== undefined ? { dataDir: opts.data } : {}),

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import { writeZip } from '@galley/core';
+import { writeZip, zipDeflateLevel } from '@galley/core';
 import type { Folder } from '@galley/core';
 import { CommandFailure } from './exit.js';
 
@@ -34,7 +34,7 @@ export async function writeFileAtomically(path: string, bytes: Uint8Array): Prom
 }
 
 /** node:zlib at the level the core and the server use: the same folder gives the same bytes. */
-const deflate = (data: Uint8Array): Uint8Array => deflateRawSync(data, { level: 6 });
+const deflate = (data: Uint8Array): Uint8Array => deflateRawSync(data, { level: zipDeflateLevel });
 
 /** The deterministic folder ZIP (decisions §4), the bytes the server exports for this folder. */
 export function zipFolder(folder: Folder): Uint8Array {
