@@ -53,7 +53,7 @@ export function transport(options: ClientOptions) {
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     if (options.editorClient) headers['x-editor-client'] = options.editorClient;
     if (options.csrfToken && writes.has(call.method)) headers['x-csrf-token'] = options.csrfToken;
-    let body: BodyInit | undefined;
+    let body: RequestInit['body'];
     if (call.body && 'json' in call.body) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(call.body.json);
@@ -61,7 +61,7 @@ export function transport(options: ClientOptions) {
       body = call.body.form;
     } else if (call.body) {
       headers['content-type'] = call.body.contentType;
-      body = call.body.raw as BodyInit;
+      body = call.body.raw as unknown as RequestInit['body'];
     }
     const response = await doFetch(call.url, {
       method: call.method,

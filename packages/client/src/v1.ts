@@ -9,7 +9,10 @@ type Zip = Uint8Array | Blob;
 
 function zipForm(zip: Zip): FormData {
   const form = new FormData();
-  const blob = zip instanceof Blob ? zip : new Blob([zip as BlobPart], { type: 'application/zip' });
+  const blob =
+    zip instanceof Blob
+      ? zip
+      : new Blob([zip as Uint8Array<ArrayBuffer>], { type: 'application/zip' });
   form.set('zip', blob, 'folder.zip');
   return form;
 }
