@@ -82,7 +82,7 @@ describeStores('project locks', (t) => {
 });
 
 describeStores('drafts', (t) => {
-  it('keeps one draft per (page, account, client), its log, and moves its token by compare-and-set', async () => {
+  it('keeps one draft per (page, account, client) and an append-only log that moves its token', async () => {
     const { store } = await t.fresh();
     const { id, pageId, ada } = await project(store);
     const holder = { accountNumber: ada.accountNumber, client: 'cli' };
@@ -97,61 +97,77 @@ describeStores('drafts', (t) => {
       });
     const [a, b] = await Promise.all([open(), open()]);
     expect(a.id).toBe(b.id);
+    expect(a).toMatchObject({ token: 't0', sequence: 0, projectId: id, lastAnswer: null });
     expect(await store.drafts.find(pageId, { ...holder, client: 'other' })).toBeNull();
 
     const op = (n: number) => ({ kind: 'remove', target: `#x${n}` });
-    const step = (expectedToken: string, token: string, applied: number, n: number) =>
-      store.drafts.recordOperation({
+    const append = (seq: number, token: string, n: number) =>
+      store.drafts.append({
         draftId: a.id,
-        expectedToken,
+        seq,
+        kind: 'operation',
         token,
-        applied,
-        sequence: n,
         operation: op(n),
         fingerprint: `f${n}`,
         answer: { n },
       });
-    expect(await step('t0', 't1', 1, 1)).toBe(true);
-    const racing = await Promise.all([step('t1', 't2a', 2, 2), step('t1', 't2b', 2, 2)]);
+    expect(await append(1, 't1', 1)).toBe(true);
+    // Two requests decided on the same newest event: one appends, the other is refused.
+    const racing = await Promise.all([append(2, 't2a', 2), append(2, 't2b', 2)]);
     expect(racing.filter(Boolean)).toHaveLength(1);
-    const token = (await store.drafts.find(pageId, holder))!.token;
-    expect(['t2a', 't2b']).toContain(token);
-    expect(await step('t1', 't9', 2, 9)).toBe(false);
+    const now = (await store.drafts.find(pageId, holder))!;
+    expect(['t2a', 't2b']).toContain(now.token);
+    expect(now).toMatchObject({ sequence: 2, lastFingerprint: 'f2', lastAnswer: { n: 2 } });
 
-    // An undo keeps the log; a new operation then drops what was redoable.
-    expect(
-      await store.drafts.recordMove({
-        draftId: a.id,
-        expectedToken: token,
-        token: 't3',
-        applied: 1,
-        sequence: 3,
-      }),
-    ).toBe(true);
-    expect(await store.drafts.operations(a.id)).toEqual([op(1), op(2)]);
-    expect(await step('t3', 't4', 2, 4)).toBe(true);
-    const draft = (await store.drafts.find(pageId, holder))!;
-    expect(draft).toMatchObject({
-      token: 't4',
-      applied: 2,
-      sequence: 4,
-      lastFingerprint: 'f4',
-      lastAnswer: { n: 4 },
+    // Undo and redo are events too; an operation after an undo drops what was redoable.
+    expect(await store.drafts.append({ draftId: a.id, seq: 3, kind: 'undo', token: 't3' })).toBe(
+      true,
+    );
+    expect(await store.drafts.log(now)).toEqual({ operations: [op(1), op(2)], applied: 1 });
+    const afterUndo = (await store.drafts.find(pageId, holder))!;
+    expect(afterUndo).toMatchObject({
+      token: 't3',
+      sequence: 3,
+      lastFingerprint: null,
+      lastAnswer: null,
     });
-    expect(await store.drafts.operations(a.id)).toEqual([op(1), op(4)]);
+    expect(await append(4, 't4', 4)).toBe(true);
+    expect(await store.drafts.log(now)).toEqual({ operations: [op(1), op(4)], applied: 2 });
 
-    await store.drafts.rebase({ draftId: a.id, baseRevision: 2, baseSha256: sha('i2') });
-    expect(await store.drafts.find(pageId, holder)).toMatchObject({
-      token: 't4',
-      applied: 0,
-      baseRevision: 2,
+    // One read for an editing request: the page, the role, the lock in force and the draft.
+    await store.projectLocks.acquire({
+      projectId: id,
+      holder,
+      kind: 'agent',
+      label: 'l',
+      ttlSeconds: 60,
     });
-    expect(await store.drafts.operations(a.id)).toEqual([]);
+    const context = await store.drafts.editing(pageId, ada.accountNumber, 'cli');
+    expect(context).toMatchObject({
+      access: { role: 'owner', page: { id: pageId, file: 'index.html' }, project: { id } },
+      lock: { client: 'cli', holderName: 'Ada' },
+      draft: { id: a.id, token: 't4', sequence: 4, lastAnswer: { n: 4 } },
+    });
+    expect((await store.drafts.editing(pageId, ada.accountNumber, null))?.draft).toBeNull();
+    expect(await store.drafts.editing(pageId, ada.accountNumber + 99, 'cli')).toBeNull();
+    t.clock.advanceSeconds(60);
+    expect((await store.drafts.editing(pageId, ada.accountNumber, 'cli'))?.lock).toBeNull();
+
+    // A save folds the log into the base; the token stays and numbering goes on.
+    const saved = (await store.drafts.find(pageId, holder))!;
+    await store.drafts.rebase({ draft: saved, baseRevision: 2, baseSha256: sha('i2') });
+    const rebased = (await store.drafts.find(pageId, holder))!;
+    expect(rebased).toMatchObject({ token: 't4', sequence: 4, baseSequence: 4, baseRevision: 2 });
+    expect(await store.drafts.log(rebased)).toEqual({ operations: [], applied: 0 });
+    // A writer still deciding on an older event cannot slip under the new base.
+    expect(await append(4, 'late', 9)).toBe(false);
+    expect(await append(5, 't5', 5)).toBe(true);
+    expect(await store.drafts.log(rebased)).toEqual({ operations: [op(5)], applied: 1 });
     expect(await store.drafts.discard(a.id)).toBe(true);
     expect(await store.drafts.find(pageId, holder)).toBeNull();
   });
 
-  it('writes operations without leaving the connection in relaxed durability', async () => {
+  it('appends without leaving the connection in relaxed durability', async () => {
     const { store, options } = await t.fresh();
     const { id, pageId, ada } = await project(store);
     const holder = { accountNumber: ada.accountNumber, client: 'cli' };
@@ -163,16 +179,16 @@ describeStores('drafts', (t) => {
       baseSha256: sha('i'),
       token: 'a',
     });
-    await store.drafts.recordOperation({
-      draftId: d.id,
-      expectedToken: 'a',
-      token: 'b',
-      applied: 1,
-      sequence: 1,
-      operation: { kind: 'remove', target: '#x' },
-      fingerprint: 'f',
-      answer: {},
-    });
+    const operation = { kind: 'remove', target: '#x' };
+    expect(
+      await store.drafts.append({
+        draftId: d.id,
+        seq: 1,
+        kind: 'operation',
+        token: 'b',
+        operation,
+      }),
+    ).toBe(true);
     if (t.kind === 'sqlite') {
       const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(store.db);
       expect(rows[0]?.synchronous).toBe(2);
@@ -180,7 +196,9 @@ describeStores('drafts', (t) => {
     // Seen by another process on the same data.
     const reopened = await openStore(options);
     try {
-      expect(await reopened.drafts.operations(d.id)).toEqual([{ kind: 'remove', target: '#x' }]);
+      const found = (await reopened.drafts.find(pageId, holder))!;
+      expect(found.token).toBe('b');
+      expect(await reopened.drafts.log(found)).toEqual({ operations: [operation], applied: 1 });
     } finally {
       await reopened.close();
     }

@@ -7,7 +7,13 @@ import { editorClientOf, isValidEditorClient } from '../http/editor-client.js';
 import type { V1Context } from './context.js';
 import { heldLockBody } from './present.js';
 import { v1Problem } from './problems.js';
-import type { LockHolder, LockRecord, PageAccess, ProjectAccess } from './store-types.js';
+import type {
+  DraftRecord,
+  LockHolder,
+  LockRecord,
+  PageAccess,
+  ProjectAccess,
+} from './store-types.js';
 
 export type Need = 'read' | 'edit' | 'owner';
 
@@ -25,22 +31,42 @@ export async function projectFor(
   return { ...access, auth };
 }
 
-/** The caller's page in the current revision: 404 when absent, gone or not a member's. */
-export async function pageFor(
-  ctx: V1Context,
-  req: Request,
-  pageId: string,
-  need: Need,
-): Promise<PageAccess & { auth: AuthContext }> {
+/** What a page-editing request decides on, after the refusals every one of them shares. */
+export interface Editing {
+  access: PageAccess & { auth: AuthContext };
+  lock: LockRecord | null;
+  holder: LockHolder;
+  /** The caller's open draft of the page, as read at the start of the request. */
+  draft: DraftRecord | null;
+}
+
+/**
+ * A page-editing request: 404 (absent, gone from the current revision, not a member) → 403
+ * (viewer) → 423 (another client's lock) → 400 (X-Editor-Client). Page, role, lock and draft
+ * come from one read.
+ */
+export async function editingFor(ctx: V1Context, req: Request, pageId: string): Promise<Editing> {
   const auth = authOf(req);
-  const access = await ctx.store.projects.pageAccess(pageId, auth.account.accountNumber);
-  if (!access) throw v1Problem('not_found', 'No such page.');
-  const state = await ctx.states.get(access.project.id, access.project.revision);
-  if (!state.pages.some((p) => p.file === access.page.file)) {
+  const sent = maybeHolder(req, auth);
+  const found = await ctx.store.drafts.editing(
+    pageId,
+    auth.account.accountNumber,
+    sent?.client ?? null,
+  );
+  if (!found) throw v1Problem('not_found', 'No such page.');
+  const { project, page } = found.access;
+  const state = await ctx.states.get(project.id, project.revision);
+  if (!state.pages.some((p) => p.file === page.file)) {
     throw v1Problem('not_found', 'The page is not in the current version of its project.');
   }
-  requireRole(access, need);
-  return { ...access, auth };
+  requireRole(found.access, 'edit');
+  if (found.lock && !isHolder(found.lock, sent)) throw lockHeld(found.lock);
+  return {
+    access: { ...found.access, auth },
+    lock: found.lock,
+    holder: holderOf(req, auth),
+    draft: found.draft,
+  };
 }
 
 export function requireRole(access: ProjectAccess, need: Need): void {

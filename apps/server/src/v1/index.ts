@@ -54,11 +54,12 @@ export function v1Router(deps: ApiDeps, memory: V1Memory = defaultV1Memory): Rou
   };
   const saves = new SaveService({ store, drafts, changes, files, clock });
   const api = new ApiRouter({ registry: deps.registry, jsonLimitBytes: config.jsonLimitBytes });
+  // The router tries routes in order: the operation path, the busiest, comes first.
+  draftRoutes(api, ctx, saves);
   projectRoutes(api, ctx);
   folderRoutes(api, ctx);
   memberRoutes(api, ctx);
   lockRoutes(api, ctx);
-  draftRoutes(api, ctx, saves);
   historyRoutes(api, ctx);
   confirmationRoutes(api, ctx);
   return api.router;

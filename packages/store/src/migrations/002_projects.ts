@@ -95,21 +95,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('base_revision', 'integer', (c) => c.notNull())
     .addColumn('base_sha256', 'text', (c) => c.notNull())
     .addColumn('token', 'text', (c) => c.notNull())
-    .addColumn('applied', 'integer', (c) => c.notNull())
-    .addColumn('sequence', 'integer', (c) => c.notNull())
-    .addColumn('last_fingerprint', 'text')
-    .addColumn('last_answer', 'text')
+    .addColumn('base_seq', 'integer', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
     .addUniqueConstraint('drafts_owner_key', ['page_id', 'account_number', 'client'])
     .execute();
 
   await db.schema
-    .createTable('draft_operations')
+    .createTable('draft_events')
     .addColumn('draft_id', 'text', (c) => c.notNull().references('drafts.id').onDelete('cascade'))
     .addColumn('seq', 'integer', (c) => c.notNull())
-    .addColumn('operation', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint('draft_operations_pkey', ['draft_id', 'seq'])
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('operation', 'text')
+    .addColumn('token', 'text', (c) => c.notNull())
+    .addColumn('fingerprint', 'text')
+    .addColumn('answer', 'text')
+    .addPrimaryKeyConstraint('draft_events_pkey', ['draft_id', 'seq'])
     .execute();
 
   await db.schema
@@ -142,7 +142,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of [
     'confirmations',
     'project_commits',
-    'draft_operations',
+    'draft_events',
     'drafts',
     'project_locks',
     'history_steps',

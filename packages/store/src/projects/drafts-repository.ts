@@ -1,10 +1,15 @@
+import { sql } from 'kysely';
 import { isUniqueViolation } from '../errors.js';
 import { newId } from '../ids.js';
 import type { RepoScope } from '../scope.js';
 import { isoTime } from '../time.js';
-import type { LockHolder } from './locks-repository.js';
+import { draftLogOf, latestEventJoin } from './draft-events.js';
+import type { DraftLogRecord, EventKind } from './draft-events.js';
+import type { LockHolder, LockKind, LockRecord } from './locks-repository.js';
+import type { PageAccess, ProjectRole } from './projects-repository.js';
+import { toProject } from './projects-repository.js';
+import type { ProjectMembersTable, ProjectsTable } from './tables.js';
 import { relaxedTransaction } from './relaxed.js';
-import type { DraftsTable } from './tables.js';
 
 export interface DraftRecord {
   id: string;
@@ -14,45 +19,74 @@ export interface DraftRecord {
   client: string;
   baseRevision: number;
   baseSha256: string;
+  /** The newest token and the number of the event that made it (the base's when none). */
   token: string;
-  applied: number;
   sequence: number;
+  baseSequence: number;
+  /** Fingerprint and answer of the request that produced `token`, for an exact retry. */
   lastFingerprint: string | null;
   lastAnswer: unknown;
   createdAt: string;
 }
 
-function toDraft(row: DraftsTable): DraftRecord {
-  return {
-    id: row.id,
-    pageId: row.page_id,
-    projectId: row.project_id,
-    accountNumber: row.account_number,
-    client: row.client,
-    baseRevision: row.base_revision,
-    baseSha256: row.base_sha256,
-    token: row.token,
-    applied: row.applied,
-    sequence: row.sequence,
-    lastFingerprint: row.last_fingerprint,
-    lastAnswer: row.last_answer === null ? null : (JSON.parse(row.last_answer) as unknown),
-    createdAt: row.created_at,
-  };
+/** Everything a page-editing request decides on, read at once. */
+export interface EditingContext {
+  access: PageAccess;
+  /** The lock in force on the page's project, whoever holds it. */
+  lock: LockRecord | null;
+  /** The caller's open draft of the page (none without a client). */
+  draft: DraftRecord | null;
 }
 
-/** A change to an open draft, accepted only while `expectedToken` is still its newest token. */
-export interface DraftStep {
+/** The next event of a draft: numbered `sequence + 1` of the draft record it was decided on. */
+export interface DraftEvent {
   draftId: string;
-  expectedToken: string;
+  seq: number;
+  kind: EventKind;
   token: string;
-  applied: number;
-  sequence: number;
+  operation?: unknown;
+  fingerprint?: string;
+  answer?: unknown;
 }
+
+/** The columns of a draft and its newest event, as every draft read selects them. */
+const DRAFT_COLUMNS = sql`d.id as d_id, d.project_id as d_project_id, d.base_revision as d_base_revision,
+  d.base_sha256 as d_base_sha256, d.token as d_token, d.base_seq as d_base_seq,
+  d.created_at as d_created_at, e.seq as e_seq, e.token as e_token,
+  e.fingerprint as e_fingerprint, e.answer as e_answer`;
+
+interface DraftColumns {
+  d_id: string | null;
+  d_project_id: string | null;
+  d_base_revision: number | null;
+  d_base_sha256: string | null;
+  d_token: string | null;
+  d_base_seq: number | null;
+  d_created_at: string | null;
+  e_seq: number | null;
+  e_token: string | null;
+  e_fingerprint: string | null;
+  e_answer: string | null;
+}
+
+interface LockColumns {
+  lock_account: number | null;
+  lock_client: string | null;
+  lock_kind: string | null;
+  lock_label: string | null;
+  lock_acquired_at: string | null;
+  lock_expires_at: string | null;
+  lock_holder: string | null;
+}
+
+type EditingRow = ProjectsTable &
+  Pick<ProjectMembersTable, 'role'> & { file: string } & LockColumns &
+  DraftColumns;
 
 /**
- * Open drafts: one per (page, account, client), stored as the base revision plus the log of
- * operations, so a restarted server rebuilds them. Every change is a compare-and-set on the
- * newest token: of two requests carrying the same token, one wins.
+ * Open drafts: one per (page, account, client), stored as the base revision plus an append-only
+ * log of events, so a restarted server rebuilds them. Appending event n + 1 is the compare-and-
+ * set on the newest token: of two requests carrying the same token, one wins.
  */
 export class DraftsRepository {
   readonly #scope: RepoScope;
@@ -62,14 +96,52 @@ export class DraftsRepository {
   }
 
   async find(pageId: string, holder: LockHolder): Promise<DraftRecord | null> {
-    const row = await this.#scope.db
-      .selectFrom('drafts')
-      .selectAll()
-      .where('page_id', '=', pageId)
-      .where('account_number', '=', holder.accountNumber)
-      .where('client', '=', holder.client)
-      .executeTakeFirst();
-    return row ? toDraft(row) : null;
+    const { rows } = await sql<DraftColumns>`select ${DRAFT_COLUMNS}
+      from drafts d ${latestEventJoin}
+      where d.page_id = ${pageId} and d.account_number = ${holder.accountNumber}
+        and d.client = ${holder.client}`.execute(this.#scope.db);
+    const row = rows[0];
+    return row ? toDraft(row, pageId, holder) : null;
+  }
+
+  /**
+   * One read for a page-editing request: the page with its project and the account's role, the
+   * lock in force, and the draft of (page, account, client) with its newest event. Null when the
+   * page is absent or the account is not a member. Written as SQL text (portable): on the path
+   * of every operation, building it with the builder costs about ten times as much as running it.
+   */
+  async editing(
+    pageId: string,
+    accountNumber: number,
+    client: string | null,
+  ): Promise<EditingContext | null> {
+    const now = isoTime(this.#scope.clock.now());
+    const { rows } = await sql<EditingRow>`
+      select pg.file, p.id, p.title, p.media_id, p.media_version, p.page_count, p.revision,
+        p.created_at, p.updated_at, m.role,
+        l.account_number as lock_account, l.client as lock_client, l.kind as lock_kind,
+        l.label as lock_label, l.acquired_at as lock_acquired_at,
+        l.expires_at as lock_expires_at, a.name as lock_holder, ${DRAFT_COLUMNS}
+      from project_pages pg
+      join projects p on p.id = pg.project_id
+      join project_members m on m.project_id = p.id and m.account_number = ${accountNumber}
+      left join project_locks l on l.project_id = p.id and l.expires_at > ${now}
+      left join accounts a on a.account_number = l.account_number
+      left join drafts d on d.page_id = pg.id and d.account_number = ${accountNumber}
+        and d.client = ${client ?? ''}
+      ${latestEventJoin}
+      where pg.id = ${pageId}`.execute(this.#scope.db);
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      access: {
+        project: toProject(row),
+        role: row.role as ProjectRole,
+        page: { id: pageId, file: row.file },
+      },
+      lock: toLock(row),
+      draft: client === null ? null : toDraft(row, pageId, { accountNumber, client }),
+    };
   }
 
   /** Opens a draft, or returns the one that a concurrent request opened first. */
@@ -81,8 +153,7 @@ export class DraftsRepository {
     baseSha256: string;
     token: string;
   }): Promise<DraftRecord> {
-    const now = isoTime(this.#scope.clock.now());
-    const row: DraftsTable = {
+    const row = {
       id: newId('dft'),
       page_id: input.pageId,
       project_id: input.projectId,
@@ -91,83 +162,76 @@ export class DraftsRepository {
       base_revision: input.baseRevision,
       base_sha256: input.baseSha256,
       token: input.token,
-      applied: 0,
-      sequence: 0,
-      last_fingerprint: null,
-      last_answer: null,
-      created_at: now,
-      updated_at: now,
+      base_seq: 0,
+      created_at: isoTime(this.#scope.clock.now()),
     };
     try {
       await this.#scope.db.insertInto('drafts').values(row).execute();
-      return toDraft(row);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       const existing = await this.find(input.pageId, input.holder);
       if (!existing) throw error;
       return existing;
     }
+    return (await this.find(input.pageId, input.holder))!;
   }
 
-  /** The logged operations (JSON values), oldest first: applied ones, then redoable ones. */
-  async operations(draftId: string): Promise<unknown[]> {
+  /** What the events after the base amount to: the operations in effect, then redoable ones. */
+  async log(draft: Pick<DraftRecord, 'id' | 'baseSequence'>): Promise<DraftLogRecord> {
     const rows = await this.#scope.db
-      .selectFrom('draft_operations')
-      .select('operation')
-      .where('draft_id', '=', draftId)
+      .selectFrom('draft_events')
+      .select(['seq', 'kind', 'operation'])
+      .where('draft_id', '=', draft.id)
+      .where('seq', '>', draft.baseSequence)
       .orderBy('seq')
       .execute();
-    return rows.map((row) => JSON.parse(row.operation) as unknown);
+    return draftLogOf(rows);
   }
 
   /**
-   * Logs a new operation at position `step.applied - 1` (dropping what was redoable) and moves
-   * the token. False when the token moved meanwhile. Not flushed to disk: see relaxed.ts.
+   * Appends the draft's next event; false when that number is taken (the token moved meanwhile).
+   * One statement, atomic alone; not flushed to disk before it returns (see relaxed.ts).
    */
-  async recordOperation(
-    step: DraftStep & { operation: unknown; fingerprint: string; answer: unknown },
-  ): Promise<boolean> {
-    return relaxedTransaction(this.#scope, async (tx) => {
-      if (!(await this.#moveToken(tx, step, step.fingerprint, step.answer))) return false;
-      const seq = step.applied - 1;
-      await tx.db
-        .deleteFrom('draft_operations')
-        .where('draft_id', '=', step.draftId)
-        .where('seq', '>=', seq)
-        .execute();
-      await tx.db
-        .insertInto('draft_operations')
-        .values({ draft_id: step.draftId, seq, operation: JSON.stringify(step.operation) })
-        .execute();
+  async append(event: DraftEvent): Promise<boolean> {
+    try {
+      await relaxedTransaction(this.#scope, (tx) =>
+        sql`insert into draft_events (draft_id, seq, kind, operation, token, fingerprint, answer)
+          values (${event.draftId}, ${event.seq}, ${event.kind},
+            ${event.operation === undefined ? null : JSON.stringify(event.operation)},
+            ${event.token}, ${event.fingerprint ?? null},
+            ${event.answer === undefined ? null : JSON.stringify(event.answer)})`.execute(tx.db),
+      );
       return true;
-    });
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
   }
 
-  /** An undo or redo: only the count of operations in effect and the token move. */
-  async recordMove(step: DraftStep): Promise<boolean> {
-    return relaxedTransaction(this.#scope, (tx) => this.#moveToken(tx, step, null, null));
-  }
-
-  /** After a save: the draft continues on the new base with an empty log; its token stays. */
+  /**
+   * After a save: the draft continues on the new base with an empty undo stack. Its events so far
+   * are folded into the base; the newest stays as a tombstone carrying the token and its number.
+   */
   async rebase(input: {
-    draftId: string;
+    draft: Pick<DraftRecord, 'id' | 'sequence' | 'token'>;
     baseRevision: number;
     baseSha256: string;
   }): Promise<void> {
+    const { id, sequence, token } = input.draft;
     await this.#scope.db
-      .deleteFrom('draft_operations')
-      .where('draft_id', '=', input.draftId)
+      .deleteFrom('draft_events')
+      .where('draft_id', '=', id)
+      .where('seq', '<', sequence)
       .execute();
     await this.#scope.db
       .updateTable('drafts')
       .set({
         base_revision: input.baseRevision,
         base_sha256: input.baseSha256,
-        applied: 0,
-        sequence: 0,
-        updated_at: isoTime(this.#scope.clock.now()),
+        base_seq: sequence,
+        token,
       })
-      .where('id', '=', input.draftId)
+      .where('id', '=', id)
       .execute();
   }
 
@@ -178,26 +242,39 @@ export class DraftsRepository {
       .executeTakeFirst();
     return result.numDeletedRows > 0n;
   }
+}
 
-  async #moveToken(
-    tx: RepoScope,
-    step: DraftStep,
-    fingerprint: string | null,
-    answer: unknown,
-  ): Promise<boolean> {
-    const result = await tx.db
-      .updateTable('drafts')
-      .set({
-        token: step.token,
-        applied: step.applied,
-        sequence: step.sequence,
-        last_fingerprint: fingerprint,
-        last_answer: answer === null ? null : JSON.stringify(answer),
-        updated_at: isoTime(tx.clock.now()),
-      })
-      .where('id', '=', step.draftId)
-      .where('token', '=', step.expectedToken)
-      .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
-  }
+function toDraft(row: DraftColumns, pageId: string, holder: LockHolder): DraftRecord | null {
+  if (row.d_id === null) return null;
+  const baseSequence = row.d_base_seq!;
+  const event = row.e_seq !== null && row.e_seq > baseSequence;
+  return {
+    id: row.d_id,
+    pageId,
+    projectId: row.d_project_id!,
+    accountNumber: holder.accountNumber,
+    client: holder.client,
+    baseRevision: row.d_base_revision!,
+    baseSha256: row.d_base_sha256!,
+    token: row.e_token ?? row.d_token!,
+    sequence: row.e_seq ?? baseSequence,
+    baseSequence,
+    lastFingerprint: event ? row.e_fingerprint : null,
+    lastAnswer: event && row.e_answer !== null ? (JSON.parse(row.e_answer) as unknown) : null,
+    createdAt: row.d_created_at!,
+  };
+}
+
+function toLock(row: EditingRow): LockRecord | null {
+  if (row.lock_account === null) return null;
+  return {
+    projectId: row.id,
+    accountNumber: row.lock_account,
+    client: row.lock_client!,
+    kind: row.lock_kind as LockKind,
+    label: row.lock_label!,
+    holderName: row.lock_holder ?? '',
+    acquiredAt: row.lock_acquired_at!,
+    expiresAt: row.lock_expires_at!,
+  };
 }

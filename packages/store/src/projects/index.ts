@@ -40,7 +40,8 @@ export type {
   ReleaseResult,
 } from './locks-repository.js';
 export { isHeldBy } from './locks-repository.js';
-export type { DraftRecord, DraftStep } from './drafts-repository.js';
+export type { DraftRecord, DraftEvent, EditingContext } from './drafts-repository.js';
+export type { DraftLogRecord, EventKind } from './draft-events.js';
 export type { ConfirmationRecord } from './confirmations-repository.js';
 export type {
   PageEntry,

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { newId } from '../ids.js';
 import type { RepoScope } from '../scope.js';
 import { isoTime } from '../time.js';
@@ -110,13 +111,14 @@ export class ProjectsRepository {
 
   /** The project and the account's role in it, or null when absent or not a member. */
   async access(projectId: string, accountNumber: number): Promise<ProjectAccess | null> {
-    const row = await this.#scope.db
-      .selectFrom('projects as p')
-      .innerJoin('project_members as m', 'm.project_id', 'p.id')
-      .select([...PROJECT_COLUMNS, 'm.role'])
-      .where('p.id', '=', projectId)
-      .where('m.account_number', '=', accountNumber)
-      .executeTakeFirst();
+    // SQL text (portable): every project request starts here, and building this query with
+    // the builder costs several times as much as running it.
+    const { rows } = await sql<ProjectsTable & { role: string }>`
+      select p.id, p.title, p.media_id, p.media_version, p.page_count, p.revision,
+        p.created_at, p.updated_at, m.role
+      from projects p join project_members m on m.project_id = p.id
+      where p.id = ${projectId} and m.account_number = ${accountNumber}`.execute(this.#scope.db);
+    const row = rows[0];
     return row ? { project: toProject(row), role: row.role as ProjectRole } : null;
   }
 

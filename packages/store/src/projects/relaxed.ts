@@ -25,8 +25,7 @@ export async function relaxedTransaction<T>(
     });
   }
   return scope.db.connection().execute(async (db) => {
-    const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(db);
-    const previous = Number(rows[0]?.synchronous ?? 2);
+    const previous = await settingOf(scope.db, db);
     await sql`pragma synchronous = normal`.execute(db);
     try {
       return await db.transaction().execute((trx) => fn(bindScope(scope, trx)));
@@ -34,6 +33,18 @@ export async function relaxedTransaction<T>(
       await sql.raw(`pragma synchronous = ${previous}`).execute(db);
     }
   });
+}
+
+/** The connection's own setting, read once per store (it does not change). */
+const settings = new WeakMap<Kysely<Database>, number>();
+async function settingOf(store: Kysely<Database>, connection: Kysely<Database>): Promise<number> {
+  let value = settings.get(store);
+  if (value === undefined) {
+    const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(connection);
+    value = Number(rows[0]?.synchronous ?? 2);
+    settings.set(store, value);
+  }
+  return value;
 }
 
 function bindScope(scope: RepoScope, db: Kysely<Database>): RepoScope {

@@ -84,22 +84,26 @@ export interface DraftsTable {
   client: string;
   base_revision: number;
   base_sha256: string;
-  /** The newest draft token: the only one accepted. */
+  /** The token the draft was opened with (newer ones are on its events). */
   token: string;
-  /** How many of the logged operations are in effect (the rest are redoable). */
-  applied: number;
-  sequence: number;
-  /** Fingerprint and answer of the request that produced `token`, for an exact retry. */
-  last_fingerprint: string | null;
-  last_answer: string | null;
+  /** Events up to this sequence number are saved into the base (kept only as a tombstone). */
+  base_seq: number;
   created_at: string;
-  updated_at: string;
 }
 
-export interface DraftOperationsTable {
+/**
+ * An open draft's history, append-only: one row per operation, undo or redo, numbered 1, 2, …
+ * The newest row carries the newest token and the answer for an exact retry. Appending the
+ * next number is the compare-and-set: of two requests on the same token, one hits the key.
+ */
+export interface DraftEventsTable {
   draft_id: string;
   seq: number;
-  operation: string;
+  kind: string;
+  operation: string | null;
+  token: string;
+  fingerprint: string | null;
+  answer: string | null;
 }
 
 /** The answer of a save, kept so the same commit id answers the same again. */
@@ -133,7 +137,7 @@ export interface ProjectsTables {
   history_steps: HistoryStepsTable;
   project_locks: ProjectLocksTable;
   drafts: DraftsTable;
-  draft_operations: DraftOperationsTable;
+  draft_events: DraftEventsTable;
   project_commits: ProjectCommitsTable;
   confirmations: ConfirmationsTable;
 }

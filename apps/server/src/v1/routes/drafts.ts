@@ -1,7 +1,7 @@
 import { v1 } from '@galley/core';
 import type { Request } from 'express';
 import type { ApiRouter } from '../../openapi/api-router.js';
-import { holderOf, pageFor, refuseForeignLock, requireOwnLock } from '../access.js';
+import { editingFor, requireOwnLock } from '../access.js';
 import type { V1Context } from '../context.js';
 import { v1Problem } from '../problems.js';
 import { PageParams } from '../schemas.js';
@@ -16,13 +16,7 @@ const conflict = {
 
 /** Steps 2 to 4 of the editing flow: drafts, operations, draft undo/redo, save. */
 export function draftRoutes(api: ApiRouter, ctx: V1Context, saves: SaveService): void {
-  /** 404 → 403 → 423 → 400, shared by every page-editing request. */
-  const editing = async (req: Request, pageId: string) => {
-    const access = await pageFor(ctx, req, pageId, 'edit');
-    const lock = await refuseForeignLock(ctx, req, access);
-    const holder = holderOf(req, access.auth);
-    return { access, lock, holder };
-  };
+  const editing = (req: Request, pageId: string) => editingFor(ctx, req, pageId);
 
   api.route(
     {
@@ -38,9 +32,11 @@ export function draftRoutes(api: ApiRouter, ctx: V1Context, saves: SaveService):
       }),
     },
     async ({ req, res, params }) => {
-      const { access, lock, holder } = await editing(req, params.page);
+      const { access, lock, holder, draft } = await editing(req, params.page);
       requireOwnLock(lock, holder);
-      res.json(await ctx.drafts.exclusive(access, holder, () => ctx.drafts.open(access, holder)));
+      res.json(
+        await ctx.drafts.exclusive(access, holder, () => ctx.drafts.open(access, holder, draft)),
+      );
     },
   );
 
@@ -55,8 +51,8 @@ export function draftRoutes(api: ApiRouter, ctx: V1Context, saves: SaveService):
       responses: writeResponses({ 204: { description: 'Discarded (or there was none)' } }),
     },
     async ({ req, res, params }) => {
-      const { access, holder } = await editing(req, params.page);
-      await ctx.drafts.exclusive(access, holder, () => ctx.drafts.discard(access, holder));
+      const { access, holder, draft } = await editing(req, params.page);
+      await ctx.drafts.exclusive(access, holder, () => ctx.drafts.discard(access, holder, draft));
       res.status(204).end();
     },
   );
@@ -76,12 +72,12 @@ export function draftRoutes(api: ApiRouter, ctx: V1Context, saves: SaveService):
       }),
     },
     async ({ req, res, params, body }) => {
-      const { access, lock, holder } = await editing(req, params.page);
+      const { access, lock, holder, draft } = await editing(req, params.page);
       const request = await body();
       requireOwnLock(lock, holder);
       res.json(
         await ctx.drafts.exclusive(access, holder, () =>
-          ctx.drafts.operate(access, holder, request),
+          ctx.drafts.operate(access, holder, draft, request),
         ),
       );
     },
@@ -102,11 +98,11 @@ export function draftRoutes(api: ApiRouter, ctx: V1Context, saves: SaveService):
         }),
       },
       async ({ req, res, params }) => {
-        const { access, lock, holder } = await editing(req, params.page);
+        const { access, lock, holder, draft } = await editing(req, params.page);
         requireOwnLock(lock, holder);
         res.json(
           await ctx.drafts.exclusive(access, holder, () =>
-            ctx.drafts.move(access, holder, direction),
+            ctx.drafts.move(access, holder, draft, direction),
           ),
         );
       },
@@ -131,13 +127,13 @@ export function draftRoutes(api: ApiRouter, ctx: V1Context, saves: SaveService):
       }),
     },
     async ({ req, res, params, body }) => {
-      const { access, lock, holder } = await editing(req, params.page);
+      const { access, lock, holder, draft } = await editing(req, params.page);
       const request = await body();
       const saved = await ctx.drafts.exclusive(access, holder, async () => {
         const replay = await saves.replay(access, request.commit_id);
         if (replay) return replay;
         requireOwnLock(lock, holder);
-        const row = await ctx.drafts.row(access, holder);
+        const row = await ctx.drafts.row(access, holder, draft);
         if (row.token !== request.draft_token) {
           throw v1Problem('stale_draft_token', 'Save with the newest draft token.');
         }

@@ -1,11 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { Draft } from '@galley/core';
 import type { DraftError, DraftLog, v1 } from '@galley/core';
 import type { Store } from '@galley/store';
-import { randomSecret, sha256Hex } from '@galley/store';
+import { sha256Hex } from '@galley/store';
 import type { z } from 'zod';
 import { HttpProblem } from '../../http/problem.js';
 import { v1Problem } from '../problems.js';
-import type { DraftRecord, LockHolder, PageAccess } from '../store-types.js';
+import type { DraftEvent, DraftRecord, LockHolder, PageAccess } from '../store-types.js';
 import type { FolderFiles } from './folder-files.js';
 import { KeyedSerial } from './keyed-serial.js';
 import { WeightedLru } from './lru.js';
@@ -59,8 +60,12 @@ export class DraftService {
   }
 
   /** GET draft: the open draft, opened on the current revision when there is none. */
-  async open(access: PageAccess, holder: LockHolder): Promise<DraftAnswer> {
-    let row = await this.#store.drafts.find(access.page.id, holder);
+  async open(
+    access: PageAccess,
+    holder: LockHolder,
+    read: DraftRecord | null,
+  ): Promise<DraftAnswer> {
+    let row = await this.newest(access, holder, read);
     if (!row) {
       const state = await this.#states.get(access.project.id, access.project.revision);
       const entry = state.manifest.get(access.page.file)!;
@@ -90,9 +95,26 @@ export class DraftService {
     };
   }
 
+  /**
+   * The caller's draft as it is now. `read` came with the request; when memory holds a newer
+   * token (a request queued on this draft changed it meanwhile) it is read again.
+   */
+  async newest(
+    access: PageAccess,
+    holder: LockHolder,
+    read: DraftRecord | null,
+  ): Promise<DraftRecord | null> {
+    if (read && this.#cache.get(read.id)?.token === read.token) return read;
+    return this.#store.drafts.find(access.page.id, holder);
+  }
+
   /** The caller's open draft, or 409 `stale_draft_token` for a token with no draft behind it. */
-  async row(access: PageAccess, holder: LockHolder): Promise<DraftRecord> {
-    const row = await this.#store.drafts.find(access.page.id, holder);
+  async row(
+    access: PageAccess,
+    holder: LockHolder,
+    read: DraftRecord | null,
+  ): Promise<DraftRecord> {
+    const row = await this.newest(access, holder, read);
     if (!row) throw staleToken();
     return row;
   }
@@ -100,9 +122,10 @@ export class DraftService {
   async operate(
     access: PageAccess,
     holder: LockHolder,
+    read: DraftRecord | null,
     body: OperationRequest,
   ): Promise<OperationAnswer> {
-    const row = await this.row(access, holder);
+    const row = await this.row(access, holder, read);
     const fingerprint = sha256Hex(JSON.stringify(['operation', access.page.id, body]));
     if (body.draft_token !== row.token) {
       // The exact request that produced the newest token, sent again: the same answer again.
@@ -114,14 +137,13 @@ export class DraftService {
     const applied = live.draft.apply(body.operation);
     if (!applied.ok) throw refused(applied.errors);
     const answer = this.#answer(live.draft, applied.result);
-    await this.#commit(row, live, answer.draft_token, row.applied + 1, (step) =>
-      this.#store.drafts.recordOperation({
-        ...step,
-        operation: body.operation,
-        fingerprint,
-        answer,
-      }),
-    );
+    await this.#append(row, live, {
+      kind: 'operation',
+      token: answer.draft_token,
+      operation: body.operation,
+      fingerprint,
+      answer,
+    });
     return withOutline(answer, body.outline, live.draft);
   }
 
@@ -129,27 +151,21 @@ export class DraftService {
   async move(
     access: PageAccess,
     holder: LockHolder,
+    read: DraftRecord | null,
     direction: 'undo' | 'redo',
   ): Promise<OperationAnswer> {
-    const row = await this.row(access, holder);
+    const row = await this.newest(access, holder, read);
+    if (!row) throw nothingTo(direction);
     const live = await this.live(row);
     const moved = direction === 'undo' ? live.draft.undo() : live.draft.redo();
-    if (!moved.ok) {
-      throw v1Problem(
-        direction === 'undo' ? 'nothing_to_undo' : 'nothing_to_redo',
-        `The draft has no operation to ${direction}.`,
-      );
-    }
+    if (!moved.ok) throw nothingTo(direction);
     const answer = this.#answer(live.draft, moved.result);
-    const applied = row.applied + (direction === 'undo' ? -1 : 1);
-    await this.#commit(row, live, answer.draft_token, applied, (step) =>
-      this.#store.drafts.recordMove(step),
-    );
+    await this.#append(row, live, { kind: direction, token: answer.draft_token });
     return answer;
   }
 
-  async discard(access: PageAccess, holder: LockHolder): Promise<void> {
-    const row = await this.#store.drafts.find(access.page.id, holder);
+  async discard(access: PageAccess, holder: LockHolder, read: DraftRecord | null): Promise<void> {
+    const row = await this.newest(access, holder, read);
     if (!row) return;
     this.#cache.delete(row.id);
     await this.#store.drafts.discard(row.id);
@@ -160,12 +176,8 @@ export class DraftService {
     const cached = this.#cache.get(row.id);
     if (cached && cached.token === row.token) return cached;
     const html = await this.#html(row.baseSha256);
-    const log = {
-      format: 1,
-      operations: await this.#store.drafts.operations(row.id),
-      applied: row.applied,
-      sequence: row.sequence,
-    } as DraftLog;
+    const { operations, applied } = await this.#store.drafts.log(row);
+    const log = { format: 1, operations, applied, sequence: row.sequence } as DraftLog;
     const rebuilt = Draft.rebuild(html, log);
     if (!rebuilt.ok)
       throw new Error(`draft ${row.id} does not rebuild: ${rebuilt.errors[0]?.code}`);
@@ -185,34 +197,24 @@ export class DraftService {
     return { draft_token: newToken(), result, can_undo: draft.canUndo, can_redo: draft.canRedo };
   }
 
-  /** Stores the step; memory moves to the new token only once the store has it. */
-  async #commit(
+  /** Stores the event; memory moves to the new token only once the store has it. */
+  async #append(
     row: DraftRecord,
     live: LiveDraft,
-    token: string,
-    applied: number,
-    write: (step: {
-      draftId: string;
-      expectedToken: string;
-      token: string;
-      applied: number;
-      sequence: number;
-    }) => Promise<boolean>,
+    event: Omit<DraftEvent, 'draftId' | 'seq'>,
   ): Promise<void> {
     let written = false;
     try {
-      written = await write({
+      written = await this.#store.drafts.append({
+        ...event,
         draftId: row.id,
-        expectedToken: row.token,
-        token,
-        applied,
-        sequence: live.draft.sequence,
+        seq: row.sequence + 1,
       });
     } finally {
       if (!written) this.#cache.delete(row.id);
     }
     if (!written) throw staleToken();
-    live.token = token;
+    live.token = event.token;
   }
 
   #remember(id: string, live: LiveDraft, html: string): void {
@@ -224,8 +226,15 @@ export class DraftService {
   }
 }
 
+const nothingTo = (direction: 'undo' | 'redo') =>
+  v1Problem(
+    direction === 'undo' ? 'nothing_to_undo' : 'nothing_to_redo',
+    `The draft has no operation to ${direction}.`,
+  );
+
+/** 122 random bits; randomUUID draws from a pooled entropy buffer, cheap on every operation. */
 function newToken(): string {
-  return `dt_${randomSecret(18)}`;
+  return `dt_${randomUUID().replaceAll('-', '')}`;
 }
 
 function withOutline(answer: OperationAnswer, outline: boolean | undefined, draft: Draft) {

@@ -87,7 +87,7 @@ export class SaveService {
             answer = { page, revision: recorded.revision, saved_at: savedAt };
             await tx.projectRevisions.recordCommit(project.id, body.commit_id, answer);
             await tx.drafts.rebase({
-              draftId: row.id,
+              draft: row,
               baseRevision: recorded.revision,
               baseSha256: stored.sha256,
             });
