@@ -58,12 +58,6 @@ export function nextElementAfter(node: ChildNode, root: Element): Element | null
   return null;
 }
 
-/** The element after `element` in pre-order (its first child element, or what follows it). */
-export function nextElementInOrder(element: Element, root: Element): Element | null {
-  for (const child of element.children) if (isElement(child)) return child;
-  return nextElementAfter(element, root);
-}
-
 /** The first element at or after `node` among its following siblings, or after the parent. */
 export function elementFrom(
   node: ChildNode | null,

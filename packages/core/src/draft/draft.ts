@@ -7,7 +7,7 @@ import { serializeHtml } from './html.js';
 import type { Change } from './operations.js';
 import { plan } from './operations.js';
 import type { Outline } from './outline.js';
-import { buildOutline } from './outline.js';
+import { OutlineBuilder } from './outline.js';
 import { IndexedPage } from './page.js';
 import type { OperationResult } from './schema.js';
 import { DraftLog, Operation } from './schema.js';
@@ -24,11 +24,12 @@ export class Draft {
   private readonly done: Change[] = [];
   private readonly undone: Change[] = [];
   private changes = 0;
+  private readonly outlines: OutlineBuilder;
   private cachedOutline: Outline | undefined;
-  /** The outline of an earlier version, which the next one is built on. */
-  private lastOutline: Outline | undefined;
 
-  private constructor(private readonly page: IndexedPage) {}
+  private constructor(private readonly page: IndexedPage) {
+    this.outlines = new OutlineBuilder(page);
+  }
 
   /** Opens a draft on a page; refused (`no_body`) when the page has no <body> element. */
   static open(html: string): OpenResult {
@@ -108,8 +109,7 @@ export class Draft {
 
   /** The outline of this version, built once and then handed out as is (treat it as read-only). */
   outline(): Outline {
-    this.cachedOutline ??= buildOutline(this.page, this.lastOutline);
-    return (this.lastOutline = this.cachedOutline);
+    return (this.cachedOutline ??= this.outlines.build());
   }
 
   html(): string {

@@ -30,7 +30,7 @@ export class DraftElement extends Element {
   text: string | undefined = undefined;
   /** The Edges of that text (see outline-text.ts). */
   textEdges = 0;
-  /** The element's latest outline entry, reused while its number and text stay the same. */
+  /** The element's latest outline entry (see outline.ts). */
   entry: Readonly<OutlineEntry> | undefined = undefined;
 }
 

@@ -1,46 +1,85 @@
 import type { Element } from 'domhandler';
 import { isTag } from 'domhandler';
-import { isInside, nextElementInOrder } from './dom.js';
+import { elementClasses, elementId } from './attributes.js';
+import { isInside, nextElementAfter } from './dom.js';
 import type { DraftElement } from './element.js';
+import { summarize } from './outline-text.js';
 import type { IndexedPage } from './page.js';
 import type { OutlineEntry } from './schema.js';
-import { elementClasses, elementId } from './attributes.js';
-import { summarize } from './outline-text.js';
 
 /** Read-only: the same entries are handed to every caller of one draft version. */
 export type Outline = readonly Readonly<OutlineEntry>[];
 
+const noClasses: readonly string[] = Object.freeze([]);
+
 /**
- * The outline of the page: one entry per element inside <body>, in pre-order, numbered from 1.
- *
- * Built on the previous version's outline when there is one: entries before the first number an
- * operation changed are taken over (only the texts it invalidated are read again), and from there
- * on each element's last entry is reused while its number and text are the same (tag, id and
- * classes never change while an element is in the tree).
+ * Builds the outline of a page: one entry per element inside <body>, in pre-order, numbered from
+ * 1. Each version is built on the previous one: entries before the first number an operation
+ * changed are taken over (only the texts it invalidated are read again), and from there on each
+ * element's last entry is reused while its number and text are the same. Texts are kept in the
+ * elements until something below them changes.
  */
-export function buildOutline(page: IndexedPage, previous: Outline | undefined): Outline {
-  const { from, texts } = page.takeChanges();
-  const count = page.count;
-  const start = previous ? Math.min(from, previous.length + 1, count + 1) : 1;
-  const entries = previous ? previous.slice(0, start - 1) : [];
-  entries.length = count;
-  const classLists = new ClassLists();
-  for (const element of texts) {
-    if (element === page.body || !isInside(element, page.body)) continue;
-    const number = page.numberOf(element);
-    if (number >= start) continue;
-    ensureText(element);
-    entries[number - 1] = entryFor(element, number, classLists);
+export class OutlineBuilder {
+  private previous: Outline | undefined;
+  /** One frozen list per distinct class attribute, so equal lists are the same object. */
+  private readonly classLists = new Map<string, readonly string[]>();
+
+  constructor(private readonly page: IndexedPage) {}
+
+  build(): Outline {
+    const { page, previous } = this;
+    const { from, texts } = page.takeChanges();
+    const start = previous ? Math.min(from, previous.length + 1, page.count + 1) : 1;
+    // Filled in order (slice, then push) so the array stays packed, never sparse.
+    const entries = previous ? previous.slice(0, start - 1) : [];
+    for (const element of texts) {
+      if (element === page.body || !isInside(element, page.body)) continue;
+      const number = page.numberOf(element);
+      if (number >= start) continue;
+      ensureText(element);
+      entries[number - 1] = this.entryFor(element, number);
+    }
+    // From `start` on in pre-order: each element's subtree, then the element after that subtree.
+    let number = start;
+    const visit = (element: DraftElement): void => {
+      ensureText(element);
+      entries.push(this.entryFor(element, number));
+      number += 1;
+      const children = element.children;
+      for (let i = 0; i < children.length; i++) {
+        const child = children[i]!;
+        if (isTag(child)) visit(child as DraftElement);
+      }
+    };
+    let element: Element | null | undefined = page.elementAt(start);
+    for (; element; element = nextElementAfter(element, page.body)) visit(element as DraftElement);
+    return (this.previous = entries);
   }
-  let number = start;
-  let element: Element | null | undefined = page.elementAt(start);
-  for (; element; element = nextElementInOrder(element, page.body)) {
-    const draftElement = element as DraftElement;
-    ensureText(draftElement);
-    entries[number - 1] = entryFor(draftElement, number, classLists);
-    number += 1;
+
+  /**
+   * The element's entry: its last one while its number and text stay the same (tag, id and
+   * classes never change while an element is in the tree, so a new entry copies them from it).
+   */
+  private entryFor(element: DraftElement, node: number): Readonly<OutlineEntry> {
+    const text = element.text!;
+    const last = element.entry;
+    if (last !== undefined && last.node === node && last.text === text) return last;
+    const id = last ? last.id : elementId(element);
+    const classes = last ? last.classes : (this.classesOf(element) as string[]);
+    return (element.entry = { node, tag: element.name, id, classes, text });
   }
-  return entries;
+
+  private classesOf(element: Element): readonly string[] {
+    const raw = element.attribs['class'];
+    if (raw === undefined) return noClasses;
+    let list = this.classLists.get(raw);
+    if (list === undefined) {
+      const classes = elementClasses(element);
+      list = classes.length === 0 ? noClasses : Object.freeze(classes);
+      this.classLists.set(raw, list);
+    }
+    return list;
+  }
 }
 
 /** Reads the texts below `element` that are not known, then its own (children first). */
@@ -52,36 +91,4 @@ function ensureText(element: DraftElement): void {
     if (isTag(child)) ensureText(child as DraftElement);
   }
   summarize(element);
-}
-
-function entryFor(
-  element: DraftElement,
-  node: number,
-  classLists: ClassLists,
-): Readonly<OutlineEntry> {
-  const text = element.text!;
-  const last = element.entry;
-  if (last !== undefined && last.node === node && last.text === text) return last;
-  const id = last ? last.id : elementId(element);
-  const classes = last ? last.classes : (classLists.of(element) as string[]);
-  return (element.entry = { node, tag: element.name, id, classes, text });
-}
-
-const noClasses: readonly string[] = Object.freeze([]);
-
-/** One frozen list per distinct class attribute: pages repeat the same few endlessly. */
-class ClassLists {
-  private readonly known = new Map<string, readonly string[]>();
-
-  of(element: Element): readonly string[] {
-    const raw = element.attribs['class'];
-    if (raw === undefined) return noClasses;
-    let list = this.known.get(raw);
-    if (list === undefined) {
-      const classes = elementClasses(element);
-      list = classes.length === 0 ? noClasses : Object.freeze(classes);
-      this.known.set(raw, list);
-    }
-    return list;
-  }
 }
