@@ -108,7 +108,7 @@ const endpoints: Endpoint[] = [
   {
     method: 'DELETE',
     path: (f) => `/pages/${f.page}/draft`,
-    prepare: draftToken,
+    prepare: async (act, f) => void (await draftToken(act, f)),
     expect: edit(204),
   },
   {

@@ -1,6 +1,6 @@
 // Saved history: undo and redo as new revisions, on the condition of the current revision.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { HistoryBody, ProjectBody, TestServer } from './helpers.js';
+import type { HistoryBody, ProblemBody, ProjectBody, TestServer } from './helpers.js';
 import { caller, createProject, startV1Server } from './helpers.js';
 
 let s: TestServer;
@@ -14,7 +14,9 @@ it('undoes and redoes saved changes as new revisions, with the revision precondi
   const ada = caller(s, s.token, 'historian');
   const title = async () => (await ada<ProjectBody>('GET', `/projects/${id}`)).body;
   const move = (direction: string, revision: number) =>
-    ada<ProjectBody>('PUT', `/projects/${id}/history`, { json: { direction, revision } });
+    ada<ProjectBody & Partial<ProblemBody>>('PUT', `/projects/${id}/history`, {
+      json: { direction, revision },
+    });
 
   expect((await move('undo', 1)).body).toMatchObject({ status: 409, code: 'nothing_to_undo' });
   await ada('PATCH', `/projects/${id}`, { json: { title: 'Two' } });
