@@ -5,14 +5,14 @@ import type { DraftElement } from './element.js';
 import { rawTextElements } from './html.js';
 
 /** Outline text is cut at this many characters (code points), with no ellipsis. */
-export const outlineTextLength = 80;
+const outlineTextLength = 80;
 
 /**
  * What a parent needs to know of a child's text besides its trimmed, cut form: whether the text
  * content is empty, whether it starts or ends with white space, and whether the kept text holds
  * characters beyond the BMP (so its length in code points is not its length).
  */
-export const enum Edges {
+const enum Edges {
   Leading = 1,
   Trailing = 2,
   Content = 4,

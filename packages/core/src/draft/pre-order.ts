@@ -6,34 +6,34 @@ import type { DraftElement } from './element.js';
  * finding `@n`, and cutting or pasting the run of a whole subtree each take O(log n) instead of
  * a walk over the document.
  */
-type Slot = DraftElement;
+type TreapNode = DraftElement;
 
 /** A detached run of elements (a treap root), kept by the history while its elements are out. */
-export type Piece = Slot | null;
+export type Piece = TreapNode | null;
 
-const sizeOf = (slot: Slot | null): number => (slot ? slot.size : 0);
+const sizeOf = (node: TreapNode | null): number => (node ? node.size : 0);
 
-function update(slot: Slot): void {
-  slot.size = 1 + sizeOf(slot.left) + sizeOf(slot.right);
+function update(element: TreapNode): void {
+  element.size = 1 + sizeOf(element.left) + sizeOf(element.right);
 }
 
-function setLeft(parent: Slot, child: Slot | null): void {
+function setLeft(parent: TreapNode, child: TreapNode | null): void {
   parent.left = child;
   if (child) child.up = parent;
 }
 
-function setRight(parent: Slot, child: Slot | null): void {
+function setRight(parent: TreapNode, child: TreapNode | null): void {
   parent.right = child;
   if (child) child.up = parent;
 }
 
-function detachRoot(slot: Slot | null): Slot | null {
-  if (slot) slot.up = null;
-  return slot;
+function detachRoot(node: TreapNode | null): TreapNode | null {
+  if (node) node.up = null;
+  return node;
 }
 
-/** Splits off the first `count` slots: returns [first `count`, rest]. */
-function split(root: Slot | null, count: number): [Slot | null, Slot | null] {
+/** Splits off the first `count` elements: returns [first `count`, rest]. */
+function split(root: TreapNode | null, count: number): [TreapNode | null, TreapNode | null] {
   if (!root) return [null, null];
   const leftSize = sizeOf(root.left);
   if (count <= leftSize) {
@@ -48,7 +48,7 @@ function split(root: Slot | null, count: number): [Slot | null, Slot | null] {
   return [detachRoot(root), b];
 }
 
-function merge(a: Slot | null, b: Slot | null): Slot | null {
+function merge(a: TreapNode | null, b: TreapNode | null): TreapNode | null {
   if (!a) return detachRoot(b);
   if (!b) return detachRoot(a);
   if (a.priority >= b.priority) {
@@ -61,19 +61,19 @@ function merge(a: Slot | null, b: Slot | null): Slot | null {
   return detachRoot(b);
 }
 
-/** Builds a treap from slots in order, in linear time (Cartesian tree by priority). */
-export function buildPiece(slots: readonly Slot[]): Piece {
-  const spine: Slot[] = [];
-  for (const slot of slots) {
-    let last: Slot | null = null;
-    while (spine.length > 0 && spine[spine.length - 1]!.priority < slot.priority) {
+/** Builds a treap from elements in order, in linear time (Cartesian tree by priority). */
+export function buildPiece(elements: readonly TreapNode[]): Piece {
+  const spine: TreapNode[] = [];
+  for (const element of elements) {
+    let last: TreapNode | null = null;
+    while (spine.length > 0 && spine[spine.length - 1]!.priority < element.priority) {
       last = spine.pop()!;
     }
-    setLeft(slot, last);
-    slot.right = null;
+    setLeft(element, last);
+    element.right = null;
     const top = spine[spine.length - 1];
-    if (top) setRight(top, slot);
-    spine.push(slot);
+    if (top) setRight(top, element);
+    spine.push(element);
   }
   const root = spine[0] ?? null;
   if (root) {
@@ -83,14 +83,15 @@ export function buildPiece(slots: readonly Slot[]): Piece {
   return root;
 }
 
-function resize(slot: Slot): number {
-  slot.size = 1 + (slot.left ? resize(slot.left) : 0) + (slot.right ? resize(slot.right) : 0);
-  return slot.size;
+function resize(element: TreapNode): number {
+  element.size =
+    1 + (element.left ? resize(element.left) : 0) + (element.right ? resize(element.right) : 0);
+  return element.size;
 }
 
 /** The numbered sequence: position 0 is <body>, then the elements inside it in pre-order. */
 export class PreOrder {
-  private root: Slot | null;
+  private root: TreapNode | null;
 
   constructor(piece: Piece) {
     this.root = piece;
@@ -100,16 +101,16 @@ export class PreOrder {
     return sizeOf(this.root);
   }
 
-  /** The position of an attached slot. */
-  rank(slot: Slot): number {
-    let rank = sizeOf(slot.left);
-    for (let node = slot; node.up; node = node.up) {
-      if (node === node.up.right) rank += sizeOf(node.up.left) + 1;
+  /** The position of an attached element. */
+  rank(element: TreapNode): number {
+    let rank = sizeOf(element.left);
+    for (let climb = element; climb.up; climb = climb.up) {
+      if (climb === climb.up.right) rank += sizeOf(climb.up.left) + 1;
     }
     return rank;
   }
 
-  at(position: number): Slot | undefined {
+  at(position: number): TreapNode | undefined {
     let node = this.root;
     let rest = position;
     while (node) {
@@ -132,7 +133,7 @@ export class PreOrder {
     return piece;
   }
 
-  /** Inserts a piece so that its first slot lands at `position`. */
+  /** Inserts a piece so that its first element lands at `position`. */
   paste(position: number, piece: Piece): void {
     if (!piece) return;
     const [head, tail] = split(this.root, position);
