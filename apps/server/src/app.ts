@@ -56,7 +56,14 @@ export function createApp(options: AppOptions): GalleyApp {
   app.set('trust proxy', config.trustProxy);
   app.use(requestLogger(logger));
   app.use(requestContext);
-  app.use(helmet());
+  // HSTS and upgrade-insecure-requests only make sense where the service is reached over HTTPS.
+  const https = config.baseUrl.startsWith('https:');
+  app.use(
+    helmet({
+      strictTransportSecurity: https,
+      contentSecurityPolicy: { directives: { upgradeInsecureRequests: https ? [] : null } },
+    }),
+  );
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
