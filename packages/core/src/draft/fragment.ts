@@ -15,6 +15,8 @@ import { rawMode, voidElements } from './html.js';
  * - has a stray end tag, one that closes no open element (`</div>` alone, `</br>`, `</p>`);
  * - is text for a raw-text parent (`<script>`, `<style>`, `<textarea>`, `<title>`, …) that holds
  *   that parent's end tag (`</script`), which would end the element early.
+ * - nests deeper than `maxDepth` elements (what is left of `maxNesting` below its parent), as
+ *   a page deeper than a browser's parser allows fails the `pages` check and costs deep recursion.
  * Inside <svg> or <math> the fragment is read as SVG or MathML, as a browser would.
  */
 export type FragmentResult =
@@ -23,10 +25,13 @@ export type FragmentResult =
 
 const documentMarkup: ReadonlySet<string> = new Set(['html', 'head', 'body', 'frameset']);
 
+/** Deepest element nesting a draft accepts: Blink's parser limit, as in the `pages` check. */
+export const maxNesting = 512;
+
 export function parseFragment(
   html: string,
   model: Exclude<ContentModel, { kind: 'none' }>,
-  options: { allowEmpty: boolean },
+  options: { allowEmpty: boolean; maxDepth: number },
 ): FragmentResult {
   if (!options.allowEmpty && isBlank(html)) {
     return { ok: false, problem: 'The fragment is empty (nothing but white space).' };
@@ -41,7 +46,7 @@ export function parseFragment(
     return { ok: true, nodes: html === '' ? [] : [new Text(html)] };
   }
   const wrapper = model.kind === 'html' ? null : model.kind;
-  const handler = new BalanceHandler();
+  const handler = new BalanceHandler(options.maxDepth + (wrapper ? 1 : 0));
   const parser = new BalanceParser(handler);
   parser.end(wrapper ? `<${wrapper}>${html}</${wrapper}>` : html);
   const problem =
@@ -96,14 +101,23 @@ class BalanceHandler extends DraftHandler {
   problem: string | undefined;
   explicitCloses = 0;
   selfClosing = false;
+  private depth = 0;
+
+  constructor(private readonly maxDepth: number) {
+    super();
+  }
 
   override onopentag(name: string, attribs: Record<string, string>, isImplied?: boolean): void {
+    if (++this.depth > this.maxDepth) {
+      this.fail(`The fragment nests elements deeper than the page allows (${maxNesting} levels).`);
+    }
     if (isImplied) this.fail(`</${name}> has no start tag.`);
     if (documentMarkup.has(name)) this.fail(`<${name}> is document markup.`);
     super.onopentag(name, attribs);
   }
 
   override onclosetag(name?: string, isImplied?: boolean): void {
+    this.depth -= 1;
     if (!isImplied) this.explicitCloses += 1;
     else if (!this.selfClosing && !voidElements.has(name ?? '')) {
       this.fail(`<${name ?? ''}> is not closed by its own end tag.`);

@@ -1,9 +1,9 @@
-import type { ChildNode, Element } from 'domhandler';
+import type { ChildNode, Element, ParentNode } from 'domhandler';
 import { forEachElement, isElement, isInside } from './dom.js';
 import { cloneDeep } from './element.js';
 import type { DraftError } from './errors.js';
 import { draftError } from './errors.js';
-import { parseFragment } from './fragment.js';
+import { maxNesting, parseFragment } from './fragment.js';
 import { contentModel } from './html.js';
 import type { Group, IndexedPage, Place } from './page.js';
 import type { Operation } from './schema.js';
@@ -192,7 +192,10 @@ class Checks {
       );
       return undefined;
     }
-    const fragment = parseFragment(html, model, { allowEmpty });
+    const fragment = parseFragment(html, model, {
+      allowEmpty,
+      maxDepth: maxNesting - (parent ? depthOf(parent) : 0),
+    });
     if (fragment.ok) return fragment.nodes;
     this.errors.push(draftError('malformed_html', 'operation.html', fragment.problem));
     return undefined;
@@ -215,4 +218,11 @@ function giveFreeIds(copy: Element, page: IndexedPage): void {
       }
     }
   });
+}
+
+/** Elements from the root down to `element`, itself included. */
+function depthOf(element: Element): number {
+  let depth = 0;
+  for (let node: ParentNode | null = element; node && isElement(node); node = node.parent) depth++;
+  return depth;
 }

@@ -131,6 +131,25 @@ describe('malformed_html', () => {
     ]);
   });
 
+  it('refuses nesting past 512 levels, counting the levels above the parent', () => {
+    const nested = (n: number) => '<div>'.repeat(n) + '</div>'.repeat(n);
+    // #m sits at depth 3 (html > body > main): 509 more levels fit, 510 do not.
+    expect(draftOf(page).apply({ kind: 'insert', parent: '#m', html: nested(509) }).ok).toBe(true);
+    expect(refuse({ kind: 'insert', parent: '#m', html: nested(510) })).toEqual([
+      { code: 'malformed_html', field: 'operation.html' },
+    ]);
+    const deep = draftOf('<div id="d"></div>');
+    const deepest = () => `@${deep.outline().length}`;
+    for (let i = 0; i < 5; i++) {
+      expect(deep.apply({ kind: 'insert', parent: deepest(), html: nested(100) }).ok).toBe(true);
+    }
+    const html = deep.html();
+    expect(
+      refusedWith(deep.apply({ kind: 'insert', parent: deepest(), html: nested(100) })),
+    ).toEqual([{ code: 'malformed_html', field: 'operation.html' }]);
+    expect(deep.html()).toBe(html);
+  });
+
   it('the same rules hold for replace, and for swap except emptiness', () => {
     expect(refuse({ kind: 'replace', target: '#a', html: '' })).toEqual([
       { code: 'malformed_html', field: 'operation.html' },
