@@ -128,6 +128,9 @@ describe('the editing flow', () => {
       failed.body.violations?.some((v) => v.check === 'links' && v.path === 'index.html'),
     ).toBe(true);
     expect((await ada<ProjectBody>('GET', `/projects/${id}`)).body.revision).toBe(1);
+    const stillOpen = await ada<DraftBody>('GET', `/pages/${index}/draft`);
+    expect(stillOpen.body.draft_token).toBe(broken.body.draft_token);
+    expect(stillOpen.body.html).toContain('missing.png');
     const fix = await ada<OperationBody>('POST', `/pages/${index}/draft/undo`);
     expect(fix.status).toBe(200);
 
