@@ -40,7 +40,7 @@ export class DraftService {
   readonly #states: RevisionStates;
   readonly #files: FolderFiles;
   readonly #cache: WeightedLru<string, LiveDraft>;
-  readonly serial = new KeyedSerial();
+  readonly #serial = new KeyedSerial();
 
   constructor(options: {
     store: Store;
@@ -56,7 +56,7 @@ export class DraftService {
 
   /** Runs `task` alone among the requests on the caller's draft of this page. */
   exclusive<T>(access: PageAccess, holder: LockHolder, task: () => Promise<T>): Promise<T> {
-    return this.serial.run(`${access.page.id} ${holder.accountNumber} ${holder.client}`, task);
+    return this.#serial.run(`${access.page.id} ${holder.accountNumber} ${holder.client}`, task);
   }
 
   /** GET draft: the open draft, opened on the current revision when there is none. */

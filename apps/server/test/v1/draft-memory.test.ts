@@ -1,0 +1,99 @@
+// The parsed drafts live in a memory-bounded LRU; a draft that is not in memory (evicted, or a
+// new process) is rebuilt from the store and answers exactly as the live one would.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestClock, openStore } from '@galley/store';
+import type { Store } from '@galley/store';
+import { DraftService } from '../../src/v1/services/draft-service.js';
+import { FolderFiles } from '../../src/v1/services/folder-files.js';
+import { WeightedLru } from '../../src/v1/services/lru.js';
+import { ProjectChanges } from '../../src/v1/services/project-changes.js';
+import { RevisionStates } from '../../src/v1/services/revision-states.js';
+import { projectFolder } from './helpers.js';
+
+describe('WeightedLru', () => {
+  it('keeps the total weight under its bound, evicting the least recently used first', () => {
+    const lru = new WeightedLru<string, number>(10);
+    lru.set('a', 1, 4);
+    lru.set('b', 2, 4);
+    expect(lru.get('a')).toBe(1); // now b is the least recently used
+    lru.set('c', 3, 4);
+    expect(lru.get('b')).toBeUndefined();
+    expect([lru.get('a'), lru.get('c')]).toEqual([1, 3]);
+    expect(lru.weight).toBe(8);
+    lru.set('huge', 4, 11);
+    expect(lru.get('huge')).toBeUndefined();
+    lru.set('a', 5, 2);
+    expect([lru.size, lru.weight, lru.get('a')]).toEqual([2, 6, 5]);
+    lru.delete('a');
+    expect([lru.size, lru.weight]).toEqual([1, 4]);
+  });
+});
+
+describe('drafts without room in memory', () => {
+  let dir: string;
+  let store: Store;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'galley-drafts-'));
+    store = await openStore({ kind: 'sqlite', dataDir: dir, clock: new TestClock() });
+  });
+  afterAll(async () => {
+    await store.close();
+    await rm(dir, { recursive: true, force: true, maxRetries: 10 });
+  });
+
+  it('rebuilds every draft from the store and answers like the one kept in memory', async () => {
+    const created = await store.accounts.create({
+      email: 'a@example.org',
+      name: 'A',
+      password: 'p',
+    });
+    if (!created.ok) throw new Error('setup');
+    const { account } = created;
+    const files = new FolderFiles(store.bytes, 1 << 20);
+    const states = new RevisionStates(store, 1 << 20);
+    const project = await new ProjectChanges(store, states, files).create(account, projectFolder());
+    const pageId = (await store.projectRevisions.pageIds(project.id)).get('index.html')!;
+    const access = { project, role: 'owner' as const, page: { id: pageId, file: 'index.html' } };
+
+    // Two services on one store: one remembers drafts, the other has no room for any.
+    const roomy = new DraftService({ store, states, files, cacheBytes: 1 << 26 });
+    const cramped = new DraftService({ store, states, files, cacheBytes: 1 });
+    const steps = [
+      { kind: 'insert', parent: '#list', html: '<li id="two">Two</li>' },
+      { kind: 'move', target: '#two', parent: '@0', before: '#top' },
+      { kind: 'duplicate', target: '#intro' },
+      { kind: 'swap', target: '#intro-2', html: 'copy' },
+    ] as const;
+    const run = async (service: DraftService, client: string) => {
+      const holder = { accountNumber: account.accountNumber, client };
+      const read = () => store.drafts.find(pageId, holder);
+      const opened = await service.open(access, holder, null);
+      let token = opened.draft_token;
+      const answers: unknown[] = [];
+      for (const operation of steps) {
+        const answer = await service.operate(access, holder, await read(), {
+          draft_token: token,
+          operation,
+          outline: true,
+        });
+        token = answer.draft_token;
+        answers.push({ ...answer, draft_token: null });
+      }
+      for (const direction of ['undo', 'undo', 'redo'] as const) {
+        answers.push({
+          ...(await service.move(access, holder, await read(), direction)),
+          draft_token: null,
+        });
+      }
+      const last = await service.open(access, holder, await read());
+      return { answers, html: last.html, outline: last.outline };
+    };
+    const kept = await run(roomy, 'roomy');
+    const rebuilt = await run(cramped, 'cramped');
+    expect(rebuilt).toEqual(kept);
+    expect(kept.html).toContain('<li id="two">Two</li><h1 id="top">');
+  });
+});
