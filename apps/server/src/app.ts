@@ -53,6 +53,8 @@ export function createApp(options: AppOptions): GalleyApp {
 
   const app = express();
   app.disable('x-powered-by');
+  // Answers are `no-store`: a computed ETag per JSON answer is work no cache uses. Files set their own.
+  app.set('etag', false);
   app.set('trust proxy', config.trustProxy);
   app.use(requestLogger(logger));
   app.use(requestContext);

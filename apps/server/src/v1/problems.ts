@@ -41,7 +41,3 @@ export function folderCheckFailed(report: CheckReport): HttpProblem {
     contracts: report.contracts,
   });
 }
-
-export function isFailed(report: CheckReport): boolean {
-  return Object.values(report.checks).includes('failed');
-}

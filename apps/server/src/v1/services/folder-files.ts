@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
-import { writeZip } from '@galley/core';
+import { writeZip, zipDeflateLevel } from '@galley/core';
 import type { Folder } from '@galley/core';
 import type { ByteStore } from '@galley/store';
 import type { FileEntry } from '../store-types.js';
 import { WeightedLru } from './lru.js';
 
 /** The fixed level of every ZIP the service writes: the same folder gives the same bytes. */
-const deflate = (data: Uint8Array): Uint8Array => deflateRawSync(data, { level: 6 });
+const deflate = (data: Uint8Array): Uint8Array => deflateRawSync(data, { level: zipDeflateLevel });
 const PARALLEL_PUTS = 8;
 
 /**

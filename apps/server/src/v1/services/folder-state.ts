@@ -1,8 +1,15 @@
-import { checkFolder, checkZip, convertSite, isPlainSite, isZip, readZip } from '@galley/core';
+import {
+  blocksSave,
+  checkFolder,
+  checkZip,
+  convertSite,
+  isPlainSite,
+  isZip,
+  readZip,
+} from '@galley/core';
 import type { CheckReport, Folder, v1 } from '@galley/core';
 import type { z } from 'zod';
 import type { FileEntry, FolderState, PageEntry } from '../store-types.js';
-import { isFailed } from '../problems.js';
 
 type SiteReport = z.infer<typeof v1.SiteReport>;
 
@@ -23,12 +30,12 @@ export function intakeZip(bytes: Uint8Array): Intake {
     if (!converted.ok) return { ok: false, report: converted.report };
     // The conversion promises a folder that passes: checked again, never trusted blindly.
     const report = checkFolder(converted.folder);
-    return isFailed(report)
+    return blocksSave(report)
       ? { ok: false, report }
       : { ok: true, folder: converted.folder, site: converted.site };
   }
   const report = checkZip(bytes);
-  return isFailed(report) ? { ok: false, report } : { ok: true, folder: read.folder };
+  return blocksSave(report) ? { ok: false, report } : { ok: true, folder: read.folder };
 }
 
 interface ProjectJson {

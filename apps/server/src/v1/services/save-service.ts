@@ -1,9 +1,9 @@
-import { checkFolder } from '@galley/core';
+import { blocksSave, checkSave } from '@galley/core';
 import type { v1 } from '@galley/core';
 import type { Account, Clock, Store } from '@galley/store';
 import { isUniqueViolation, isoTime } from '@galley/store';
 import type { z } from 'zod';
-import { folderCheckFailed, isFailed, v1Problem } from '../problems.js';
+import { folderCheckFailed, v1Problem } from '../problems.js';
 import type { DraftRecord, PageAccess } from '../store-types.js';
 import type { DraftService } from './draft-service.js';
 import type { FolderFiles } from './folder-files.js';
@@ -71,9 +71,10 @@ export class SaveService {
           );
         }
         const folder = await this.#files.folder(current.manifest);
+        // The very check the browser bundle runs before it saves (same input, same report).
+        const report = checkSave({ folder, file: page.file, html });
+        if (blocksSave(report)) throw folderCheckFailed(report);
         folder.set(page.file, bytes);
-        const report = checkFolder(folder);
-        if (isFailed(report)) throw folderCheckFailed(report);
         const stored = await this.#files.put(bytes);
         const files = new Map(current.manifest).set(page.file, { ...stored, revision: 0 });
         return {
