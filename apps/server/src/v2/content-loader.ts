@@ -1,4 +1,4 @@
-import { formatOfPath } from '@galley/core';
+import { formatOfPath, textFormats } from '@galley/core';
 import type { ByteStore } from '@galley/store';
 import { assetProblem } from './problems.js';
 
@@ -6,18 +6,6 @@ import { assetProblem } from './problems.js';
 const WHOLE_BINARY_BYTES = 16 * 1024 * 1024;
 /** Enough for any signature and image header the inspection reads. */
 const BINARY_PREFIX_BYTES = 1024 * 1024;
-/** Formats inspected as text: decoded, parsed or validated whole. */
-const TEXT_FORMATS = new Set([
-  'html',
-  'css',
-  'js',
-  'mjs',
-  'json',
-  'txt',
-  'xml',
-  'webmanifest',
-  'svg',
-]);
 const PARALLEL_READS = 8;
 /** Small files are kept in memory after a read, up to this many bytes in all. */
 const CACHE_BYTES = 32 * 1024 * 1024;
@@ -83,7 +71,7 @@ export class ContentLoader {
 
   async #read(file: StoredContent): Promise<Uint8Array> {
     const partial =
-      file.size > WHOLE_BINARY_BYTES && !TEXT_FORMATS.has(formatOfPath(file.path) ?? '');
+      file.size > WHOLE_BINARY_BYTES && !textFormats.has(formatOfPath(file.path) ?? '');
     const stream = await this.#bytes.read(
       file.sha256,
       partial ? { start: 0, end: BINARY_PREFIX_BYTES - 1 } : undefined,

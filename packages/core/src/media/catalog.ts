@@ -26,6 +26,19 @@ export const webFormats = [
   'ogg',
   'pdf',
 ] as const;
+/** Formats whose content is text (UTF-8): decoded, parsed or validated whole. */
+export const textFormats: ReadonlySet<string> = new Set([
+  'html',
+  'css',
+  'js',
+  'mjs',
+  'json',
+  'txt',
+  'xml',
+  'webmanifest',
+  'svg',
+]);
+
 export const canvasFormats = ['html', 'css', 'png', 'jpeg', 'gif', 'webp', 'svg', 'woff2'] as const;
 
 export const Medium = z.object({

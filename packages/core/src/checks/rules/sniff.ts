@@ -1,3 +1,4 @@
+import { textFormats } from '../../media/catalog.js';
 import { looksBinary } from './text.js';
 
 const ascii = (bytes: Uint8Array, start: number, text: string): boolean => {
@@ -45,18 +46,6 @@ function sniffBinary(bytes: Uint8Array): string | undefined {
 /** Formats that share one container: a `.otf` may hold TrueType outlines and the reverse. */
 const sameFamily = (a: string, b: string): boolean =>
   a === b || (['ttf', 'otf'].includes(a) && ['ttf', 'otf'].includes(b));
-
-const textFormats: ReadonlySet<string> = new Set([
-  'html',
-  'css',
-  'js',
-  'mjs',
-  'json',
-  'txt',
-  'xml',
-  'webmanifest',
-  'svg',
-]);
 
 export type SniffResult = { ok: true } | { ok: false; actual: string };
 
