@@ -7,7 +7,9 @@ import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 const dir = join(root, '.bench');
-const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 const lines = [
   '# Benchmarks',
   '',

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { v1 } from '@galley/core';
-import { type Binary, transport, withQuery } from './http.js';
+import type { transport } from './http.js';
+import { type Binary, withQuery } from './http.js';
 
 type Out<T extends z.ZodType> = z.output<T>;
 type In<T extends z.ZodType> = z.input<T>;

@@ -5,7 +5,9 @@ describe('API body schemas', () => {
   it('accepts exactly one shape per file specification', () => {
     expect(v2.FileSpec.safeParse({ path: 'a.json', json: { a: 1 } }).success).toBe(true);
     expect(v2.FileSpec.safeParse({ path: 'a.txt', text: 'x', json: 1 }).success).toBe(false);
-    expect(v2.FileSpec.safeParse({ path: 'a.png', blob: 'f'.repeat(64), text: '' }).success).toBe(false);
+    expect(v2.FileSpec.safeParse({ path: 'a.png', blob: 'f'.repeat(64), text: '' }).success).toBe(
+      false,
+    );
     expect(v2.FileSpec.safeParse({ path: 'a.png', blob: 'nothex' }).success).toBe(false);
   });
   it('reads a comma-separated kind filter and rejects unknown kinds', () => {
