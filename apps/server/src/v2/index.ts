@@ -26,6 +26,10 @@ export function v2Router(deps: ApiDeps): Router {
   const seeded = seedServiceFonts(deps.store, deps.clock).catch((error: unknown) => {
     deps.logger.error({ err: error }, 'seeding the service fonts failed');
   });
+  // Closing waits for the seeding: the store must not close under its writes.
+  deps.onClose(async () => {
+    await seeded;
+  });
   const sweeper = startSweeper(deps);
   deps.onClose(() => sweeper.stop());
 
