@@ -21,6 +21,11 @@ export interface ServerConfig {
   /** Express `trust proxy`: set when behind a reverse proxy so rate limits see client addresses. */
   trustProxy: boolean | number | string;
   logLevel: string;
+  /**
+   * Key that signs preview passes; null: a random key per process. Set the same value on every
+   * process behind one address so a pass issued by one is accepted by the others.
+   */
+  previewSecret: string | null;
 }
 
 export class ConfigError extends Error {
@@ -45,6 +50,7 @@ const EnvSchema = z.object({
   GALLEY_JSON_LIMIT_BYTES: number(1).default(16 * MiB),
   GALLEY_SESSION_TTL_SECONDS: number(60).default(12 * 3600),
   GALLEY_TRUST_PROXY: z.string().optional(),
+  GALLEY_PREVIEW_SECRET: z.string().min(32, 'at least 32 characters').optional(),
   GALLEY_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
@@ -78,6 +84,7 @@ export function loadConfig(
     sessionTtlSeconds: e.GALLEY_SESSION_TTL_SECONDS,
     trustProxy: parseTrustProxy(e.GALLEY_TRUST_PROXY),
     logLevel: e.GALLEY_LOG_LEVEL,
+    previewSecret: e.GALLEY_PREVIEW_SECRET ?? null,
     ...withoutUndefined(overrides),
     ...(overrides.dataDir ? { dataDir: resolve(overrides.dataDir) } : {}),
   };

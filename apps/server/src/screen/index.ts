@@ -60,7 +60,7 @@ function projectIdOf(req: Request): string {
 export function screenRouter(deps: Deps): Router {
   const router = express.Router();
   const { store, clock } = deps;
-  const passes = new PreviewPasses(clock, deps.config.sessionTtlSeconds);
+  const passes = new PreviewPasses(clock, deps.config.sessionTtlSeconds, deps.config.previewSecret);
 
   router.get('/assets/:name', screenAssets());
 

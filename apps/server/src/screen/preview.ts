@@ -12,16 +12,19 @@ import { ID_PATTERN, sameToken } from './security.js';
  * A preview's pass: which account may read which project's saved files through the preview
  * routes, until when. The preview document is sandboxed (an opaque origin), so its requests for
  * the page's style sheets and images carry no session cookie; the pass in their URL stands in.
- * It is signed with a key of this process: behind several processes, route a person's requests
- * to one of them (or previews show without their files).
+ * It is signed with GALLEY_PREVIEW_SECRET, or a random key of this process when that is not set
+ * (then, behind several processes, route a person's requests to one of them).
  */
 export class PreviewPasses {
-  readonly #key = randomBytes(32);
+  readonly #key: Uint8Array;
 
   constructor(
     private readonly clock: Clock,
     private readonly ttlSeconds: number,
-  ) {}
+    secret: string | null = null,
+  ) {
+    this.#key = secret === null ? randomBytes(32) : new TextEncoder().encode(secret);
+  }
 
   issue(accountNumber: number, projectId: string): string {
     const expires = Math.floor(this.clock.now().getTime() / 1000) + this.ttlSeconds;
