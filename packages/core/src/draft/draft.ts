@@ -31,7 +31,7 @@ export class Draft {
     this.outlines = new OutlineBuilder(page);
   }
 
-  /** Opens a draft on a page; refused (`no_body`) when the page has no <body> element. */
+  /** Opens a draft on a page; refused (`no_body`) for a frameset document, which has no body. */
   static open(html: string): OpenResult {
     const page = IndexedPage.parse(html);
     if (!page) return refused(draftError('no_body', 'html'));

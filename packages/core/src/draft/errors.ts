@@ -28,7 +28,7 @@ export const draftErrorCodes = {
   },
   nothing_to_undo: { message: 'There is no operation to undo.' },
   nothing_to_redo: { message: 'There is no undone operation to redo.' },
-  no_body: { message: 'The document has no <body> element.' },
+  no_body: { message: 'The document has no body (a frameset document).' },
   invalid_log: { message: 'The draft log does not replay onto this base document.' },
 } as const;
 

@@ -14,6 +14,7 @@ import { rawMode } from './html.js';
 import type { Piece } from './pre-order.js';
 import { buildPiece, PreOrder } from './pre-order.js';
 import { attributeValue, elementId } from './attributes.js';
+import { implyBody } from './implied-body.js';
 
 /** Nodes that enter and leave the tree together; `piece` holds their index while they are out. */
 export interface Group {
@@ -57,13 +58,15 @@ export class IndexedPage {
     for (const raw of outsideIds) this.outsideIds.add(attributeValue(raw));
   }
 
-  /** Parses a page; null when it has no <body> element. */
+  /** Parses a page, giving a body written without tags its element; null for a frameset. */
   static parse(html: string): IndexedPage | null {
     const handler = new DraftHandler();
     new Parser(handler, rawMode).end(html);
     const { body } = handler;
-    if (!body) return null;
-    return new IndexedPage(handler.root, body, handler.bodyOrder, handler.outsideIds);
+    if (body) return new IndexedPage(handler.root, body, handler.bodyOrder, handler.outsideIds);
+    const implied = implyBody(handler.root);
+    if (!implied) return null;
+    return new IndexedPage(handler.root, implied.body, implied.bodyOrder, implied.outsideIds);
   }
 
   /** Elements inside <body>, <body> excluded. */

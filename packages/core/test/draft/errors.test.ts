@@ -207,8 +207,10 @@ describe('nothing_to_undo and nothing_to_redo', () => {
 });
 
 describe('opening and rebuilding', () => {
-  it('no_body: a page without a <body> element cannot be opened', () => {
-    const opened = DraftClass.open('<!DOCTYPE html><title>x</title><p>no body tag</p>');
+  it('no_body: a frameset document has no body to edit', () => {
+    const opened = DraftClass.open(
+      '<!DOCTYPE html><html><head><title>x</title></head><frameset><frame src="a.html"></frameset></html>',
+    );
     expect(opened.ok ? [] : opened.errors.map((e) => [e.code, e.field])).toEqual([
       ['no_body', 'html'],
     ]);
