@@ -1,6 +1,7 @@
 import { Parser, type Handler } from 'htmlparser2';
 import { scanCss } from './css.js';
 import { scanSrcset } from './srcset.js';
+import { loadingRels } from '../checks/html/references.js';
 
 /** A span of the page source, end exclusive. */
 export interface Span {
@@ -51,25 +52,6 @@ export interface PageScan {
 /** An attribute as read; it is also the holder of the URLs in its value. */
 type Attribute = Extract<UrlHolder, { kind: 'attribute' }>;
 
-/** `<link rel>` values that make the page fetch the file. */
-const loadingRels = new Set([
-  'stylesheet',
-  'icon',
-  'shortcut',
-  'apple-touch-icon',
-  'apple-touch-icon-precomposed',
-  'apple-touch-startup-image',
-  'mask-icon',
-  'fluid-icon',
-  'manifest',
-  'preload',
-  'modulepreload',
-  'prefetch',
-  'prerender',
-  // They fetch nothing but open a connection: the folder check counts them as loads too.
-  'preconnect',
-  'dns-prefetch',
-]);
 /** Attributes that load what they name on any element (`href` depends on the element). */
 const loadingAttributes = new Set(['src', 'poster', 'background', 'data', 'xlink:href']);
 const foreign = new Set(['svg', 'math']);

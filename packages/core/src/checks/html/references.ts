@@ -28,13 +28,20 @@ const loadingAttributes: ReadonlyMap<string, readonly string[]> = new Map([
   ['feimage', ['href', 'xlink:href']],
   ['feImage', ['href', 'xlink:href']],
 ]);
-/** `<link rel>` values that fetch their `href`; other rels (canonical, alternate…) only point. */
-const loadingRels: ReadonlySet<string> = new Set([
+/**
+ * `<link rel>` values that fetch their `href`; other rels (canonical, alternate…) only point.
+ * preconnect and dns-prefetch fetch nothing but open a connection, so they count as loads too.
+ * Plain-site conversion judges links with this same list.
+ */
+export const loadingRels: ReadonlySet<string> = new Set([
   'stylesheet',
   'icon',
+  'shortcut',
   'apple-touch-icon',
   'apple-touch-icon-precomposed',
+  'apple-touch-startup-image',
   'mask-icon',
+  'fluid-icon',
   'manifest',
   'preload',
   'prefetch',
