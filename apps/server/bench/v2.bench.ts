@@ -28,31 +28,11 @@ const repo = join(here, '../../..');
 
 /** The child: the whole service on a SQLite store in `dataDir`, one account, its token. */
 async function serve(dataDir: string): Promise<void> {
-  const { openStore, systemClock } = await import('@galley/store');
-  const { loadConfig, startServer } = await import('../src/index.js');
-  const store = await openStore({ kind: 'sqlite', dataDir });
-  const created = await store.accounts.create({
-    email: 'b@example.org',
-    name: 'B',
-    password: 'pw',
-  });
-  if (!created.ok) throw new Error(created.code);
-  const { token } = await store.tokens.issue({ accountNumber: created.account.accountNumber });
-  const config = loadConfig({}, { dataDir, logLevel: 'warn', rateLimitPerMinute: 1_000_000_000 });
-  const server = await startServer({
-    store,
-    clock: systemClock,
-    config,
-    host: '127.0.0.1',
-    port: 0,
-    baseUrlFromListen: true,
-  });
-  process.send?.({ url: server.url, token });
+  const { startBenchServer } = await import('./bench-server.js');
+  const server = await startBenchServer(dataDir);
+  process.send?.({ url: server.url, token: server.token });
   process.on('message', () => {
-    void server
-      .close()
-      .then(() => store.close())
-      .then(() => process.exit(0));
+    void server.stop().then(() => process.exit(0));
   });
 }
 
