@@ -1,16 +1,15 @@
 import express from 'express';
 import type { Express } from 'express';
-import helmet from 'helmet';
 import type { Logger } from 'pino';
 import type { Clock, Store } from '@galley/store';
 import { authenticate, requireAuth } from './auth/authenticate.js';
 import { authRouter } from './auth/routes.js';
 import type { ServerConfig } from './config.js';
 import type { Deps } from './deps.js';
+import { answerHeaders } from './http/answer-headers.js';
 import { errorHandler, notFound } from './http/errors.js';
 import { createLogger, requestLogger } from './http/logging.js';
 import { rateLimiter } from './http/rate-limit.js';
-import { requestContext } from './http/request-context.js';
 import { ApiRegistry } from './openapi/registry.js';
 import { screenRouter } from './screen/index.js';
 import { v1Router } from './v1/index.js';
@@ -57,15 +56,7 @@ export function createApp(options: AppOptions): GalleyApp {
   app.set('etag', false);
   app.set('trust proxy', config.trustProxy);
   app.use(requestLogger(logger));
-  app.use(requestContext);
-  // HSTS and upgrade-insecure-requests only make sense where the service is reached over HTTPS.
-  const https = config.baseUrl.startsWith('https:');
-  app.use(
-    helmet({
-      strictTransportSecurity: https,
-      contentSecurityPolicy: { directives: { upgradeInsecureRequests: https ? [] : null } },
-    }),
-  );
+  app.use(answerHeaders({ https: config.baseUrl.startsWith('https:') }));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -29,16 +29,26 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
-export function sqliteDialect(file: string): Dialect {
-  return new ImmediateSqliteDialect(() => {
+/**
+ * The SQLite dialect, and `changeStamp`: the connection's `data_version`, which changes whenever
+ * another connection (the CLI, a second server) commits; undefined until the connection opens.
+ */
+export function sqliteDialect(file: string): {
+  dialect: Dialect;
+  changeStamp: () => number | undefined;
+} {
+  let dataVersion: SqliteDatabase.Statement | undefined;
+  const dialect = new ImmediateSqliteDialect(() => {
     const db = new SqliteDatabase(file);
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
+    dataVersion = db.prepare('pragma data_version').pluck();
     cachePreparedStatements(db);
     return Promise.resolve(db);
   });
+  return { dialect, changeStamp: () => dataVersion?.get() as number | undefined };
 }
 
 const STATEMENT_CACHE_SIZE = 1000;

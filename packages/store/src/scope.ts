@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { TokenCache } from './accounts/token-cache.js';
 import type { ByteStore } from './bytes/byte-store.js';
 import type { Clock } from './clock.js';
 import type { Database } from './database.js';
@@ -14,6 +15,8 @@ export interface RepoScope {
   readonly db: Kysely<Database>;
   readonly clock: Clock;
   readonly bytes: ByteStore;
+  /** Valid API tokens, shared by every scope of one store. */
+  readonly tokenCache: TokenCache;
   /**
    * Runs `fn` in one transaction; inside an open transaction it joins it (no nesting). On SQLite
    * the transaction takes the write lock at once (BEGIN IMMEDIATE), so writers queue instead of

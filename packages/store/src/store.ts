@@ -6,6 +6,7 @@ import { DiskByteStore } from './bytes/disk-byte-store.js';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Database } from './database.js';
+import { TokenCache } from './accounts/token-cache.js';
 import { postgresDialect, sqliteDialect } from './dialects.js';
 import { migrateToLatest } from './migrations/migrate.js';
 import type { Repositories } from './repositories.js';
@@ -49,15 +50,19 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const clock = options.clock ?? systemClock;
   let bytes: DiskByteStore;
   let db: Kysely<Database>;
+  let tokenCache: TokenCache;
   if (options.kind === 'sqlite') {
     await mkdir(options.dataDir, { recursive: true });
     bytes = new DiskByteStore(bytesDirOf(options.dataDir));
-    db = new Kysely<Database>({ dialect: sqliteDialect(sqliteFileOf(options.dataDir)) });
+    const { dialect, changeStamp } = sqliteDialect(sqliteFileOf(options.dataDir));
+    db = new Kysely<Database>({ dialect });
+    tokenCache = new TokenCache(changeStamp);
   } else {
     bytes = new DiskByteStore(options.bytesDir);
     db = new Kysely<Database>({
       dialect: postgresDialect(options.url, options.maxConnections).dialect,
     });
+    tokenCache = new TokenCache(undefined);
   }
   try {
     await bytes.init();
@@ -66,7 +71,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     await db.destroy();
     throw error;
   }
-  const scope = makeScope({ kind: options.kind, db, clock, bytes });
+  const scope = makeScope({ kind: options.kind, db, clock, bytes, tokenCache });
   return Object.assign(scope, { options, close: () => db.destroy() });
 }
 
@@ -75,6 +80,7 @@ function makeScope(base: {
   db: Kysely<Database>;
   clock: Clock;
   bytes: ByteStore;
+  tokenCache: TokenCache;
 }): StoreScope {
   const transaction = <T>(fn: (tx: StoreScope) => Promise<T>): Promise<T> => {
     if (base.db.isTransaction) return fn(full);

@@ -106,6 +106,47 @@ describeStores('accounts', (t) => {
     expect((await t.store.tokens.list(n))[0]?.revokedAt).not.toBeNull();
   });
 
+  it('sees a revocation by another connection (the CLI, a second server) at once', async () => {
+    const created = await t.store.accounts.create({
+      email: 'elsewhere@example.org',
+      name: 'E',
+      password: 'p',
+    });
+    if (!created.ok) throw new Error('setup');
+    const n = created.account.accountNumber;
+    const { token, record } = await t.store.tokens.issue({ accountNumber: n });
+    expect(await t.store.tokens.authenticate(token)).toMatchObject({ ok: true });
+    expect(await t.store.tokens.authenticate(token)).toMatchObject({ ok: true });
+    const other = await openStore(t.options);
+    try {
+      expect(await other.tokens.revoke({ accountNumber: n, idOrPrefix: record.id })).toBe(true);
+    } finally {
+      await other.close();
+    }
+    expect(await t.store.tokens.authenticate(token)).toEqual({ ok: false, code: 'revoked' });
+  });
+
+  it('writes last_used_at at most once a minute, also for a remembered token', async () => {
+    const created = await t.store.accounts.create({
+      email: 'used@example.org',
+      name: 'U',
+      password: 'p',
+    });
+    if (!created.ok) throw new Error('setup');
+    const n = created.account.accountNumber;
+    const { token } = await t.store.tokens.issue({ accountNumber: n });
+    const lastUsed = async () => (await t.store.tokens.list(n))[0]?.lastUsedAt;
+    await t.store.tokens.authenticate(token);
+    const first = isoTime(t.clock.now());
+    expect(await lastUsed()).toBe(first);
+    t.clock.advanceSeconds(30);
+    await t.store.tokens.authenticate(token);
+    expect(await lastUsed()).toBe(first);
+    t.clock.advanceSeconds(31);
+    await t.store.tokens.authenticate(token);
+    expect(await lastUsed()).toBe(isoTime(t.clock.now()));
+  });
+
   it('keeps screen sessions with a CSRF token until they expire', async () => {
     const created = await t.store.accounts.create({
       email: 'ses@example.org',

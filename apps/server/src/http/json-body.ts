@@ -9,6 +9,18 @@ type Marked = Request & { [EMPTY_BODY]?: boolean };
  * is required is a 400 here, not an empty object.
  */
 export function jsonParser(limitBytes: number): RequestHandler {
+  let parser = parsers.get(limitBytes);
+  if (!parser) {
+    parser = newJsonParser(limitBytes);
+    parsers.set(limitBytes, parser);
+  }
+  return parser;
+}
+
+/** One parser per limit: building one is a visible share of a small request. */
+const parsers = new Map<number, RequestHandler>();
+
+function newJsonParser(limitBytes: number): RequestHandler {
   return express.json({
     limit: limitBytes,
     type: ['application/json', 'application/*+json'],

@@ -41,10 +41,23 @@ describe('every response', () => {
       const res = await fetch(`${s.url}${path}`, init);
       expect(res.headers.get('cache-control')).toBe('private, no-store');
       expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-      expect(res.headers.get('x-content-type-options')).toBe('nosniff'); // helmet
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('x-powered-by')).toBeNull();
     });
   }
+
+  it("carries the REST security headers on /api/ answers and helmet's set elsewhere", async () => {
+    const api = await fetch(`${s.url}/api/v1/projects`);
+    expect(api.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; frame-ancestors 'none'",
+    );
+    expect(api.headers.get('x-frame-options')).toBe('DENY');
+    expect(api.headers.get('strict-transport-security')).toBeNull(); // served over plain HTTP
+    const page = await fetch(`${s.url}/login`);
+    expect(page.headers.get('content-security-policy')).toMatch(/default-src 'self'/);
+    expect(page.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+  });
 
   it('echoes a sent X-Request-Id and replaces an unusable one', async () => {
     const echoed = await fetch(`${s.url}/healthz`, {

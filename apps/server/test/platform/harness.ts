@@ -7,6 +7,7 @@ import { TestClock, openStore } from '@galley/store';
 import type { Account, Store } from '@galley/store';
 import { loadConfig, startServer } from '@galley/server';
 import type { RunningServer, ServerConfig } from '@galley/server';
+import type { Logger } from 'pino';
 
 export interface TestServer {
   url: string;
@@ -29,11 +30,13 @@ export interface TestServer {
 
 /**
  * Starts a server on a new SQLite store in a temporary folder, or on `opened` (for example a
- * `describeStores` target's store, to run HTTP tests on PostgreSQL too; it is not closed here).
+ * `describeStores` target's store, to run HTTP tests on PostgreSQL too; it is not closed here),
+ * logging to `logger` when one is given (else nothing is logged).
  */
 export async function startTestServer(
   overrides: Partial<ServerConfig> = {},
   opened?: { store: Store; clock: TestClock },
+  logger?: Logger,
 ): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'galley-server-'));
   const clock = opened?.clock ?? new TestClock();
@@ -43,6 +46,7 @@ export async function startTestServer(
     store,
     clock,
     config,
+    ...(logger ? { logger } : {}),
     host: '127.0.0.1',
     port: 0,
     baseUrlFromListen: true,

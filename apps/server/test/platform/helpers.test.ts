@@ -19,7 +19,6 @@ import {
   streamMultipart,
 } from '@galley/server';
 import { errorHandler, notFound } from '../../src/http/errors.js';
-import { requestContext } from '../../src/http/request-context.js';
 
 let url: string;
 let server: Server;
@@ -69,7 +68,6 @@ beforeAll(async () => {
     req.id = 'test-request';
     next();
   });
-  app.use(requestContext);
   app.use('/api/t', api.router);
   app.post('/upload', async (req, res) => {
     const { file, fields } = await readMultipart(req, { fileField: 'zip', maxFileBytes: 1000 });

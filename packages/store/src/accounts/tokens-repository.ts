@@ -3,6 +3,7 @@ import type { RepoScope } from '../scope.js';
 import { addSeconds, isoTime } from '../time.js';
 import type { Account } from './accounts-repository.js';
 import { toAccount } from './accounts-repository.js';
+import type { CachedToken } from './token-cache.js';
 
 /** `glly_` + 43 base64url characters (32 random bytes). */
 export const TOKEN_PATTERN = /^glly_[A-Za-z0-9_-]{43}$/;
@@ -69,11 +70,33 @@ export class TokensRepository {
     return { token, record };
   }
 
-  /** Resolves a presented token to its account and notes its use. */
+  /**
+   * Resolves a presented token to its account and notes its use (at most once a minute). Valid
+   * tokens are remembered in the store's token cache, so most calls read no row.
+   */
   async authenticate(token: string): Promise<TokenCheck> {
     if (!isWellFormedToken(token)) return { ok: false, code: 'malformed' };
-    const { db, clock } = this.#scope;
-    const row = await db
+    const { db, clock, tokenCache } = this.#scope;
+    const tokenHash = sha256Hex(token);
+    const now = clock.now().getTime();
+    const { entry: cached, moment } = tokenCache.lookup(tokenHash);
+    const entry = cached ?? (await this.#read(tokenHash));
+    if (typeof entry === 'string') return { ok: false, code: entry };
+    if (entry.expiresAtMs <= now) return { ok: false, code: 'expired' };
+    if (!cached) tokenCache.remember(tokenHash, entry, moment);
+    if (now - entry.lastUsedAtMs >= LAST_USED_RESOLUTION_MS) {
+      entry.lastUsedAtMs = now;
+      await db
+        .updateTable('api_tokens')
+        .set({ last_used_at: isoTime(new Date(now)) })
+        .where('id', '=', entry.tokenId)
+        .execute();
+    }
+    return { ok: true, account: entry.account, tokenId: entry.tokenId };
+  }
+
+  async #read(tokenHash: string): Promise<CachedToken | 'unknown' | 'revoked'> {
+    const row = await this.#scope.db
       .selectFrom('api_tokens as t')
       .innerJoin('accounts as a', 'a.account_number', 't.account_number')
       .select([
@@ -86,21 +109,16 @@ export class TokensRepository {
         'a.name',
         'a.created_at',
       ])
-      .where('t.token_hash', '=', sha256Hex(token))
+      .where('t.token_hash', '=', tokenHash)
       .executeTakeFirst();
-    if (!row) return { ok: false, code: 'unknown' };
-    if (row.revoked_at !== null) return { ok: false, code: 'revoked' };
-    const now = clock.now();
-    if (new Date(row.expires_at) <= now) return { ok: false, code: 'expired' };
-    const lastUsed = row.last_used_at === null ? 0 : new Date(row.last_used_at).getTime();
-    if (now.getTime() - lastUsed >= LAST_USED_RESOLUTION_MS) {
-      await db
-        .updateTable('api_tokens')
-        .set({ last_used_at: isoTime(now) })
-        .where('id', '=', row.id)
-        .execute();
-    }
-    return { ok: true, account: toAccount(row), tokenId: row.id };
+    if (!row) return 'unknown';
+    if (row.revoked_at !== null) return 'revoked';
+    return {
+      account: toAccount(row),
+      tokenId: row.id,
+      expiresAtMs: new Date(row.expires_at).getTime(),
+      lastUsedAtMs: row.last_used_at === null ? 0 : new Date(row.last_used_at).getTime(),
+    };
   }
 
   /** The account's tokens, newest first, revoked ones included. */
@@ -136,6 +154,7 @@ export class TokensRepository {
       .where(column, '=', input.idOrPrefix)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
+    this.#scope.tokenCache.forgetAll();
     return result.numUpdatedRows > 0n;
   }
 }

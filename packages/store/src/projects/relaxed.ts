@@ -49,10 +49,8 @@ async function settingOf(store: Kysely<Database>, connection: Kysely<Database>):
 
 function bindScope(scope: RepoScope, db: Kysely<Database>): RepoScope {
   const bound: RepoScope = {
-    kind: scope.kind,
+    ...scope,
     db,
-    clock: scope.clock,
-    bytes: scope.bytes,
     transaction: (fn) => fn(bound),
   };
   return bound;

@@ -1,0 +1,64 @@
+// The request log: one line per request at the right level, with no credential in it.
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '@galley/server';
+import { startTestServer } from './harness.js';
+import type { TestServer } from './harness.js';
+
+const lines: Array<Record<string, unknown>> = [];
+const sink = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
+      lines.push(JSON.parse(line) as Record<string, unknown>);
+    }
+    done();
+  },
+});
+
+async function loggedFor(level: string, requests: (s: TestServer) => Promise<void>) {
+  lines.length = 0;
+  const s = await startTestServer({}, undefined, createLogger(level, sink));
+  try {
+    await requests(s);
+    // The line is written when the answer has been sent: give the server a moment.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return lines.filter((line) => line.msg === 'request completed');
+  } finally {
+    await s.close();
+  }
+}
+
+describe('request log', () => {
+  let atInfo: Array<Record<string, unknown>>;
+  let atWarn: Array<Record<string, unknown>>;
+  const requests = async (s: TestServer) => {
+    const auth = { authorization: `Bearer ${s.token}`, cookie: 'galley_session=secret-cookie' };
+    await (await fetch(`${s.url}/api/v1/projects`, { headers: auth })).arrayBuffer();
+    await (await fetch(`${s.url}/api/v1/nothing?x=1`, { headers: auth })).arrayBuffer();
+  };
+  beforeAll(async () => {
+    atInfo = await loggedFor('info', requests);
+    atWarn = await loggedFor('warn', requests);
+  });
+  afterAll(() => sink.destroy());
+
+  it('writes one line per request with id, method, URL, status and duration', () => {
+    expect(atInfo).toHaveLength(2);
+    expect(atInfo[0]).toMatchObject({ level: 30, method: 'GET', url: '/api/v1/projects' });
+    expect(atInfo[0]!.status).toBe(200);
+    expect(atInfo[0]!.reqId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(atInfo[0]!.responseTime).toBeGreaterThanOrEqual(0);
+    expect(atInfo[1]).toMatchObject({ level: 40, status: 404, url: '/api/v1/nothing?x=1' });
+  });
+
+  it('keeps only 4xx and 5xx at level warn', () => {
+    expect(atWarn.map((line) => line.status)).toEqual([404]);
+  });
+
+  it('never logs a credential', () => {
+    const text = JSON.stringify(atInfo);
+    expect(text).not.toContain('Bearer');
+    expect(text).not.toContain('glly_');
+    expect(text).not.toContain('secret-cookie');
+  });
+});
