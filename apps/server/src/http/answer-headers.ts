@@ -56,7 +56,7 @@ function headersSetBy(middleware: NodeMiddleware): Header[] {
   };
   let done = false;
   middleware({} as IncomingMessage, recorder as unknown as ServerResponse, (error) => {
-    if (error) throw error instanceof Error ? error : new Error(String(error));
+    if (error) throw error instanceof Error ? error : new Error('helmet failed');
     done = true;
   });
   if (!done) throw new Error('helmet did not finish synchronously');
