@@ -11,6 +11,14 @@ import type { OutlineEntry } from './schema.js';
 export type Outline = readonly Readonly<OutlineEntry>[];
 
 const noClasses: readonly string[] = Object.freeze([]);
+/** Holds an element's place in the entries until its text is known (never handed out). */
+const placeholder: Readonly<OutlineEntry> = Object.freeze({
+  node: 0,
+  tag: '',
+  id: null,
+  classes: [],
+  text: '',
+});
 
 /**
  * Builds the outline of a page: one entry per element inside <body>, in pre-order, numbered from
@@ -40,16 +48,21 @@ export class OutlineBuilder {
       entries[number - 1] = this.entryFor(element, number);
     }
     // From `start` on in pre-order: each element's subtree, then the element after that subtree.
+    // One walk: an element's slot is taken on the way down and filled on the way up, once its
+    // children's texts are known and its own can be folded from them.
     let number = start;
     const visit = (element: DraftElement): void => {
-      ensureText(element);
-      entries.push(this.entryFor(element, number));
+      const slot = entries.length;
+      const own = number;
+      entries.push(placeholder);
       number += 1;
       const children = element.children;
       for (let i = 0; i < children.length; i++) {
         const child = children[i]!;
         if (isTag(child)) visit(child as DraftElement);
       }
+      if (element.text === undefined) summarize(element);
+      entries[slot] = this.entryFor(element, own);
     };
     let element: Element | null | undefined = page.elementAt(start);
     for (; element; element = nextElementAfter(element, page.body)) visit(element as DraftElement);
