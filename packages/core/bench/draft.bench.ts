@@ -268,7 +268,7 @@ function benchOutline(label: string, html: string): void {
         },
       },
     ],
-    { rounds: 9, minMs: 1 },
+    { rounds: 21, minMs: 1 },
   );
   compareRow(
     `${label}: first outline of a freshly opened draft vs first count walk of a fresh tree`,

@@ -48,24 +48,11 @@ export class OutlineBuilder {
       entries[number - 1] = this.entryFor(element, number);
     }
     // From `start` on in pre-order: each element's subtree, then the element after that subtree.
-    // One walk: an element's slot is taken on the way down and filled on the way up, once its
-    // children's texts are known and its own can be folded from them.
-    let number = start;
-    const visit = (element: DraftElement): void => {
-      const slot = entries.length;
-      const own = number;
-      entries.push(placeholder);
-      number += 1;
-      const children = element.children;
-      for (let i = 0; i < children.length; i++) {
-        const child = children[i]!;
-        if (isTag(child)) visit(child as DraftElement);
-      }
-      if (element.text === undefined) summarize(element);
-      entries[slot] = this.entryFor(element, own);
-    };
+    const walk: Walk = { entries, number: start, builder: this };
     let element: Element | null | undefined = page.elementAt(start);
-    for (; element; element = nextElementAfter(element, page.body)) visit(element as DraftElement);
+    for (; element; element = nextElementAfter(element, page.body)) {
+      visit(element as DraftElement, walk);
+    }
     return (this.previous = entries);
   }
 
@@ -73,7 +60,7 @@ export class OutlineBuilder {
    * The element's entry: its last one while its number and text stay the same (tag, id and
    * classes never change while an element is in the tree, so a new entry copies them from it).
    */
-  private entryFor(element: DraftElement, node: number): Readonly<OutlineEntry> {
+  entryFor(element: DraftElement, node: number): Readonly<OutlineEntry> {
     const text = element.text!;
     const last = element.entry;
     if (last !== undefined && last.node === node && last.text === text) return last;
@@ -93,6 +80,33 @@ export class OutlineBuilder {
     }
     return list;
   }
+}
+
+interface Walk {
+  entries: Array<Readonly<OutlineEntry>>;
+  /** The number of the next element visited. */
+  number: number;
+  builder: OutlineBuilder;
+}
+
+/**
+ * Adds the entries of `element` and its subtree in one walk: the element's slot is taken on the
+ * way down and filled on the way up, once its children's texts are known and its own can be
+ * folded from them. A plain function over an explicit state: a closure kept `number` in a
+ * context object, a visible cost over 30,000 elements.
+ */
+function visit(element: DraftElement, walk: Walk): void {
+  const entries = walk.entries;
+  const slot = entries.length;
+  const own = walk.number++;
+  entries.push(placeholder);
+  const children = element.children;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i]!;
+    if (isTag(child)) visit(child as DraftElement, walk);
+  }
+  if (element.text === undefined) summarize(element);
+  entries[slot] = walk.builder.entryFor(element, own);
 }
 
 /** Reads the texts below `element` that are not known, then its own (children first). */
