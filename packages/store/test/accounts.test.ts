@@ -7,6 +7,13 @@ import { FIRST_ACCOUNT_NUMBER, TOKEN_PATTERN, isoTime, openStore } from '@galley
 import { describeStores } from './stores.js';
 
 describeStores('accounts', (t) => {
+  /** A new account in the target store; its number. */
+  async function newAccount(email: string): Promise<number> {
+    const created = await t.store.accounts.create({ email, name: 'T', password: 'p' });
+    if (!created.ok) throw new Error('setup');
+    return created.account.accountNumber;
+  }
+
   it('numbers accounts from 1001 and keeps e-mail unique regardless of case', async () => {
     const { store } = await t.fresh();
     const a = await store.accounts.create({
@@ -61,13 +68,7 @@ describeStores('accounts', (t) => {
   });
 
   it('issues tokens stored only as hashes, expires and revokes them', async () => {
-    const created = await t.store.accounts.create({
-      email: 'tok@example.org',
-      name: 'T',
-      password: 'p',
-    });
-    if (!created.ok) throw new Error('setup');
-    const n = created.account.accountNumber;
+    const n = await newAccount('tok@example.org');
     const { token, record } = await t.store.tokens.issue({ accountNumber: n, days: 1 });
     expect(token).toMatch(TOKEN_PATTERN);
     expect(record.prefix).toBe(token.slice(0, 13));
@@ -107,13 +108,7 @@ describeStores('accounts', (t) => {
   });
 
   it('sees a revocation by another connection (the CLI, a second server) at once', async () => {
-    const created = await t.store.accounts.create({
-      email: 'elsewhere@example.org',
-      name: 'E',
-      password: 'p',
-    });
-    if (!created.ok) throw new Error('setup');
-    const n = created.account.accountNumber;
+    const n = await newAccount('elsewhere@example.org');
     const { token, record } = await t.store.tokens.issue({ accountNumber: n });
     expect(await t.store.tokens.authenticate(token)).toMatchObject({ ok: true });
     expect(await t.store.tokens.authenticate(token)).toMatchObject({ ok: true });
@@ -127,13 +122,7 @@ describeStores('accounts', (t) => {
   });
 
   it('writes last_used_at at most once a minute, also for a remembered token', async () => {
-    const created = await t.store.accounts.create({
-      email: 'used@example.org',
-      name: 'U',
-      password: 'p',
-    });
-    if (!created.ok) throw new Error('setup');
-    const n = created.account.accountNumber;
+    const n = await newAccount('used@example.org');
     const { token } = await t.store.tokens.issue({ accountNumber: n });
     const lastUsed = async () => (await t.store.tokens.list(n))[0]?.lastUsedAt;
     await t.store.tokens.authenticate(token);
@@ -148,16 +137,8 @@ describeStores('accounts', (t) => {
   });
 
   it('keeps screen sessions with a CSRF token until they expire', async () => {
-    const created = await t.store.accounts.create({
-      email: 'ses@example.org',
-      name: 'S',
-      password: 'p',
-    });
-    if (!created.ok) throw new Error('setup');
-    const session = await t.store.sessions.create({
-      accountNumber: created.account.accountNumber,
-      ttlSeconds: 60,
-    });
+    const accountNumber = await newAccount('ses@example.org');
+    const session = await t.store.sessions.create({ accountNumber, ttlSeconds: 60 });
     const check = await t.store.sessions.authenticate(session.sessionId);
     expect(check).toMatchObject({
       ok: true,
