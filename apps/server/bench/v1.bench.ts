@@ -311,7 +311,7 @@ try {
 
   const getGoal = 1.5 * helloM.p50;
   const postGoal = 2 * getM.p50;
-  const ms = (m: Measure) => `${m.p50.toFixed(2)} ms p50 (${Math.round(m.rps)} req/s)`;
+  const ms = (m: Measure) => `${m.p50.toFixed(3)} ms p50 (${Math.round(m.rps)} req/s)`;
   const result = {
     title: 'Editing interface (v1): operations and reads over HTTP',
     rows: [
@@ -325,13 +325,13 @@ try {
       {
         name: 'GET /api/v1/projects/{id}',
         value: ms(getM),
-        goal: `≤ 1.5 × hello p50 (${getGoal.toFixed(2)} ms)`,
+        goal: `≤ 1.5 × hello p50 (${getGoal.toFixed(3)} ms)`,
         ok: getM.p50 <= getGoal,
       },
       {
         name: 'POST /pages/{page}/operations, 200 KB page',
         value: ms(postM),
-        goal: `≤ 2 × GET p50 (${postGoal.toFixed(2)} ms)`,
+        goal: `≤ 2 × GET p50 (${postGoal.toFixed(3)} ms)`,
         ok: postM.p50 <= postGoal,
       },
     ],
