@@ -20,6 +20,7 @@ export {
   TOKEN_PATTERN,
   DEFAULT_TOKEN_DAYS,
   isWellFormedToken,
+  tokenListing,
 } from './accounts/tokens-repository.js';
 export type { NewSession, SessionCheck } from './accounts/sessions-repository.js';
 export { generatePassword } from './accounts/passwords.js';

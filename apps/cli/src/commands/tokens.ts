@@ -36,18 +36,8 @@ export function registerTokens(program: Command, io: CliIo): void {
         const account = await accountByEmail(store, opts.email);
         return store.tokens.list(account.accountNumber);
       });
-      io.out(
-        JSON.stringify(
-          list.map((t) => ({
-            id: t.id,
-            prefix: t.prefix,
-            created_at: t.createdAt,
-            expires_at: t.expiresAt,
-            last_used_at: t.lastUsedAt,
-            revoked_at: t.revokedAt,
-          })),
-        ),
-      );
+      const { tokenListing } = await import('@galley/store');
+      io.out(JSON.stringify(list.map(tokenListing)));
     });
 
   common(tokens.command('revoke'))

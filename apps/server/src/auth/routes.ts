@@ -1,7 +1,8 @@
 import express from 'express';
 import type { Router } from 'express';
 import { z } from 'zod';
-import type { Account, TokenRecord } from '@galley/store';
+import { tokenListing } from '@galley/store';
+import type { Account } from '@galley/store';
 import type { Deps } from '../deps.js';
 import { parseBody } from '../http/parse.js';
 import { problem } from '../http/problem.js';
@@ -16,17 +17,6 @@ const IssueTokenBody = z.strictObject({ days: z.int().min(1).max(365).optional()
 
 export function accountJson(account: Account) {
   return { account_number: account.accountNumber, email: account.email, name: account.name };
-}
-
-export function tokenJson(t: TokenRecord) {
-  return {
-    id: t.id,
-    prefix: t.prefix,
-    created_at: t.createdAt,
-    expires_at: t.expiresAt,
-    last_used_at: t.lastUsedAt,
-    revoked_at: t.revokedAt,
-  };
 }
 
 /**
@@ -74,7 +64,7 @@ export function authRouter({ store, config }: Deps): Router {
 
   router.get('/tokens', requireAuth, requireSession, async (req, res) => {
     const tokens = await store.tokens.list(authOf(req).account.accountNumber);
-    res.json({ tokens: tokens.map(tokenJson), next_page_url: null });
+    res.json({ tokens: tokens.map(tokenListing), next_page_url: null });
   });
 
   router.post('/tokens', requireAuth, requireSession, async (req, res) => {
@@ -86,7 +76,7 @@ export function authRouter({ store, config }: Deps): Router {
     res
       .status(201)
       .location(`/auth/tokens/${record.id}`)
-      .json({ token, ...tokenJson(record) });
+      .json({ token, ...tokenListing(record) });
   });
 
   router.delete('/tokens/:id', requireAuth, requireSession, async (req, res) => {

@@ -41,14 +41,8 @@ export function answerHeaders(options: { https: boolean }): RequestHandler {
   };
 }
 
-type NodeMiddleware = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  next: (error?: unknown) => void,
-) => void;
-
 /** The headers a synchronous middleware (helmet) sets, read off a recording stand-in. */
-function headersSetBy(middleware: NodeMiddleware): Header[] {
+function headersSetBy(middleware: ReturnType<typeof helmet>): Header[] {
   const headers: Header[] = [];
   const recorder = {
     setHeader: (name: string, value: string) => headers.push([name, value]),

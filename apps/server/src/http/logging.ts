@@ -14,7 +14,7 @@ declare module 'node:http' {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The caller's `X-Request-Id` when it is a sane token, else a new UUID. */
-export function requestIdOf(req: IncomingMessage): string {
+function requestIdOf(req: IncomingMessage): string {
   const sent = req.headers['x-request-id'];
   return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
 }

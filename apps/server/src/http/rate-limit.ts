@@ -1,4 +1,4 @@
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { maybeAuth } from '../auth/context.js';
@@ -40,7 +40,7 @@ export function rateLimiter(perMinute: number): RequestHandler {
   }
 }
 
-function keyOf(req: Parameters<RequestHandler>[0]): string {
+function keyOf(req: Request): string {
   const auth = maybeAuth(req);
   if (auth?.via === 'token') return `token:${auth.tokenId}`;
   if (auth?.via === 'session') return `session:${auth.sessionKey}`;

@@ -23,6 +23,18 @@ export interface TokenRecord {
   revokedAt: string | null;
 }
 
+/** A token as the service and the CLI list it: snake_case fields, never the token itself. */
+export function tokenListing(record: TokenRecord) {
+  return {
+    id: record.id,
+    prefix: record.prefix,
+    created_at: record.createdAt,
+    expires_at: record.expiresAt,
+    last_used_at: record.lastUsedAt,
+    revoked_at: record.revokedAt,
+  };
+}
+
 export type TokenCheck =
   | { ok: true; account: Account; tokenId: string }
   | { ok: false; code: 'malformed' | 'unknown' | 'expired' | 'revoked' };
