@@ -9,7 +9,7 @@ import type { LockHolder, LockKind, LockRecord } from './locks-repository.js';
 import type { PageAccess, ProjectRole } from './projects-repository.js';
 import { toProject } from './projects-repository.js';
 import type { ProjectMembersTable, ProjectsTable } from './tables.js';
-import { relaxedTransaction } from './relaxed.js';
+import { relaxedWrite } from './relaxed.js';
 
 export interface DraftRecord {
   id: string;
@@ -194,12 +194,12 @@ export class DraftsRepository {
    */
   async append(event: DraftEvent): Promise<boolean> {
     try {
-      await relaxedTransaction(this.#scope, (tx) =>
+      await relaxedWrite(this.#scope, (db) =>
         sql`insert into draft_events (draft_id, seq, kind, operation, token, fingerprint, answer)
           values (${event.draftId}, ${event.seq}, ${event.kind},
             ${event.operation === undefined ? null : JSON.stringify(event.operation)},
             ${event.token}, ${event.fingerprint ?? null},
-            ${event.answer === undefined ? null : JSON.stringify(event.answer)})`.execute(tx.db),
+            ${event.answer === undefined ? null : JSON.stringify(event.answer)})`.execute(db),
       );
       return true;
     } catch (error) {

@@ -52,4 +52,4 @@ export type {
   RevisionState,
 } from './state.js';
 export { contentDigestOf } from './state.js';
-export { relaxedTransaction } from './relaxed.js';
+export { relaxedWrite } from './relaxed.js';

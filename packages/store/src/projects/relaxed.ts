@@ -1,57 +1,55 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
 import type { RepoScope } from '../scope.js';
 
+const RELAX = CompiledQuery.raw('pragma synchronous = normal');
+const READ_SETTING = CompiledQuery.raw('pragma synchronous');
+
 /**
- * A transaction that is atomic but not flushed to disk before it returns: for writes that a
- * power cut may lose without harm (an open draft's operations), never for saved revisions.
+ * One write statement that is atomic but not flushed to disk before it returns: for writes that
+ * a power cut may lose without harm (an open draft's operations), never for saved revisions.
  * A process crash loses nothing (the operating system holds the data); only a machine crash can
  * drop the last of these commits, and it then drops them whole, never half.
  *
- * SQLite: `synchronous = NORMAL` for this one transaction, on the one connection held
- * throughout, then the previous setting back. PostgreSQL: `synchronous_commit = off` (LOCAL).
+ * SQLite: the statement commits alone (atomic by itself, so no BEGIN/COMMIT round trips), with
+ * `synchronous = NORMAL` around it on the one connection held throughout, then the previous
+ * setting back. PostgreSQL: `synchronous_commit = off` (LOCAL) in a transaction of its own.
  * Inside an open transaction it simply joins it.
  */
-export async function relaxedTransaction<T>(
+export async function relaxedWrite<T>(
   scope: RepoScope,
-  fn: (tx: RepoScope) => Promise<T>,
+  write: (db: Kysely<Database>) => Promise<T>,
 ): Promise<T> {
-  if (scope.db.isTransaction) return fn(scope);
+  if (scope.db.isTransaction) return write(scope.db);
   if (scope.kind === 'postgres') {
     return scope.transaction(async (tx) => {
       await sql`set local synchronous_commit to off`.execute(tx.db);
-      return fn(tx);
+      return write(tx.db);
     });
   }
   return scope.db.connection().execute(async (db) => {
-    const previous = await settingOf(scope.db, db);
-    await sql`pragma synchronous = normal`.execute(db);
+    const restore = await restoreOf(scope.db, db);
+    await db.executeQuery(RELAX);
     try {
-      return await db.transaction().execute((trx) => fn(bindScope(scope, trx)));
+      return await write(db);
     } finally {
-      await sql.raw(`pragma synchronous = ${previous}`).execute(db);
+      await db.executeQuery(restore);
     }
   });
 }
 
-/** The connection's own setting, read once per store (it does not change). */
-const settings = new WeakMap<Kysely<Database>, number>();
-async function settingOf(store: Kysely<Database>, connection: Kysely<Database>): Promise<number> {
-  let value = settings.get(store);
-  if (value === undefined) {
-    const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(connection);
-    value = Number(rows[0]?.synchronous ?? 2);
-    settings.set(store, value);
+/** The statement that puts back the connection's own setting, read once per store. */
+const restores = new WeakMap<Kysely<Database>, CompiledQuery>();
+async function restoreOf(
+  store: Kysely<Database>,
+  connection: Kysely<Database>,
+): Promise<CompiledQuery> {
+  let restore = restores.get(store);
+  if (!restore) {
+    const { rows } = await connection.executeQuery<{ synchronous: number }>(READ_SETTING);
+    restore = CompiledQuery.raw(`pragma synchronous = ${Number(rows[0]?.synchronous ?? 2)}`);
+    restores.set(store, restore);
   }
-  return value;
-}
-
-function bindScope(scope: RepoScope, db: Kysely<Database>): RepoScope {
-  const bound: RepoScope = {
-    ...scope,
-    db,
-    transaction: (fn) => fn(bound),
-  };
-  return bound;
+  return restore;
 }
