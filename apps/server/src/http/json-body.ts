@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import express from 'express';
 import type { Request, RequestHandler, Response } from 'express';
 
@@ -6,7 +7,8 @@ type Marked = Request & { [EMPTY_BODY]?: boolean };
 
 /**
  * express.json that notes an empty body: body-parser turns "" into {}, but an empty body where one
- * is required is a 400 here, not an empty object.
+ * is required is a 400 here, not an empty object. Any JSON value is parsed (a scalar is valid
+ * JSON of the wrong type: 422 from the schema, not 400); bytes that are not UTF-8 are not JSON.
  */
 export function jsonParser(limitBytes: number): RequestHandler {
   let parser = parsers.get(limitBytes);
@@ -23,11 +25,18 @@ const parsers = new Map<number, RequestHandler>();
 function newJsonParser(limitBytes: number): RequestHandler {
   return express.json({
     limit: limitBytes,
+    strict: false,
     type: ['application/json', 'application/*+json'],
-    verify: (req, _res, buf) => {
+    verify: (req, _res, buf, encoding) => {
       (req as Marked)[EMPTY_BODY] = buf.length === 0;
+      if (/^utf-?8$/i.test(encoding) && !isUtf8(buf)) throw notUtf8();
     },
   });
+}
+
+/** Answered like any other unparsable body (400 `malformed_json`, see errors.ts). */
+function notUtf8(): Error {
+  return Object.assign(new Error('The body is not UTF-8.'), { type: 'entity.parse.failed' });
 }
 
 /** True when the request carried a non-empty JSON body (after `jsonParser` ran). */

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import busboy from 'busboy';
 import type { Readable } from 'node:stream';
-import type { FieldErrors } from './parse.js';
+import { addFieldError, newFieldErrors } from './parse.js';
 import { HttpProblem, problem } from './problem.js';
 
 export interface MultipartFileInfo {
@@ -21,7 +21,7 @@ export interface MultipartOptions {
 
 export interface StreamedMultipart<T> {
   file: { info: MultipartFileInfo; result: T } | null;
-  /** Text fields (the first value of each name). */
+  /** Text fields by name (without prototype: names come from the request). */
   fields: Record<string, string>;
 }
 
@@ -52,16 +52,18 @@ export async function streamMultipart<T>(
     throw problem(400, 'invalid_multipart', 'The body must be multipart/form-data.');
   }
 
-  const fields: Record<string, string> = {};
-  const unexpected: FieldErrors = {};
+  const fields = Object.create(null) as Record<string, string>;
+  const unexpected = newFieldErrors();
   let file: StreamedMultipart<T>['file'] = null;
+  let fileSeen = false;
   let consuming: Promise<void> = Promise.resolve();
   const state: { failure: Error | null } = { failure: null };
 
   parser.on('field', (name, value, info) => {
     if (info.valueTruncated)
       state.failure ??= problem(413, 'body_too_large', `The field ${name} is too long.`);
-    if (!(name in fields)) fields[name] = value;
+    if (Object.hasOwn(fields, name)) addFieldError(unexpected, name, 'given more than once');
+    else fields[name] = value;
   });
   let finish: () => void = () => undefined;
   const finished = new Promise<void>((resolve, reject) => {
@@ -82,13 +84,16 @@ export async function streamMultipart<T>(
   parser.on('file', (name, stream, info) => {
     // A body cut short makes busboy fail the file stream too; the parser's error answers it.
     stream.on('error', () => undefined);
-    if (name !== options.fileField || file !== null || state.failure) {
-      (unexpected[name] ??= []).push(
+    if (name !== options.fileField || fileSeen || state.failure) {
+      addFieldError(
+        unexpected,
+        name,
         name === options.fileField ? 'only one file is accepted' : 'unexpected file',
       );
       stream.resume();
       return;
     }
+    fileSeen = true;
     const fileInfo = { field: name, filename: info.filename ?? '', mimeType: info.mimeType };
     consuming = onFile(limited(stream, options.maxFileBytes), fileInfo).then(
       (result) => {
@@ -123,7 +128,7 @@ export async function streamMultipart<T>(
     throw new HttpProblem({
       status: 422,
       code: 'validation_failed',
-      detail: `Unexpected file fields: ${Object.keys(unexpected).join(', ')}.`,
+      detail: `Unexpected fields: ${Object.keys(unexpected).join(', ')}.`,
       extras: { errors: unexpected },
     });
   }

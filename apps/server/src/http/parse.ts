@@ -1,17 +1,29 @@
 import type { Request, Response } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { hasJsonBody, readJson } from './json-body.js';
 import { problem } from './problem.js';
 
 /** Field path → reasons, as answered in a 422's `errors` (`""` is the value as a whole). */
 export type FieldErrors = Record<string, string[]>;
 
+/**
+ * An empty `errors` map. Keys come from the request (field and parameter names), so it has no
+ * prototype: a field named `constructor` or `__proto__` is an entry like any other.
+ */
+export function newFieldErrors(): FieldErrors {
+  return Object.create(null) as FieldErrors;
+}
+
+/** Adds `reason` to the entry of `field`. */
+export function addFieldError(errors: FieldErrors, field: string, reason: string): void {
+  (errors[field] ??= []).push(reason);
+}
+
 /** zod issues as `errors`: dotted paths (`files.0.path`); each unknown field gets its own entry. */
 export function fieldErrors(error: z.ZodError): FieldErrors {
-  const out: FieldErrors = {};
+  const out = newFieldErrors();
   const add = (path: PropertyKey[], reason: string) => {
-    const key = path.map(String).join('.');
-    (out[key] ??= []).push(reason);
+    addFieldError(out, path.map(String).join('.'), reason);
   };
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
@@ -37,10 +49,28 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.ou
   );
 }
 
+/** JSON nested deeper than this is refused (422) before any schema or route code walks it. */
+export const MAX_JSON_DEPTH = 512;
+
+/** True when `value` nests arrays and objects deeper than `limit` (walked without recursion). */
+export function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 1]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [item, depth] = next;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(item)) {
+      if (typeof child === 'object' && child !== null) pending.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
 /**
  * Reads the JSON body (now, if no parser ran yet) and validates it. No body, an empty body or a
- * body that is not JSON: 400; malformed JSON: 400; over the limit: 413; invalid: 422.
- * Use strict schemas (`z.strictObject`) so unknown fields are refused.
+ * body that is not JSON: 400; malformed JSON: 400; over the limit: 413; nested deeper than
+ * MAX_JSON_DEPTH or invalid: 422. Use strict schemas (`z.strictObject`) so unknown fields are
+ * refused.
  */
 export async function parseBody<S extends z.ZodType>(
   req: Request,
@@ -56,9 +86,46 @@ export async function parseBody<S extends z.ZodType>(
       'A JSON body is required (Content-Type: application/json).',
     );
   }
-  return parseInput(schema, req.body);
+  return validBody(schema, req.body);
 }
 
+/**
+ * A body that may be left out: none reads as `{}`. A body that is sent is read like
+ * `parseBody` reads one: 400 when it is not JSON, 413 over the limit, 422 when invalid.
+ */
+export async function parseOptionalBody<S extends z.ZodType>(
+  req: Request,
+  res: Response,
+  schema: S,
+  limitBytes: number,
+): Promise<z.output<S>> {
+  const sent =
+    req.headers['transfer-encoding'] !== undefined ||
+    Number(req.headers['content-length'] ?? 0) > 0;
+  if (!sent) return parseInput(schema, {});
+  await readJson(req, res, limitBytes);
+  if (req.body === undefined) {
+    throw problem(400, 'body_required', 'The body must be JSON (Content-Type: application/json).');
+  }
+  return validBody(schema, hasJsonBody(req) ? req.body : {});
+}
+
+const NoBody = z.strictObject({});
+
+/** For endpoints that take no body: none, or `{}`; anything else is refused (400, 413, 422). */
+export async function parseNoBody(req: Request, res: Response, limitBytes: number): Promise<void> {
+  await parseOptionalBody(req, res, NoBody, limitBytes);
+}
+
+/** `value` validated by `schema`, after refusing nesting no schema should have to walk. */
+function validBody<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  if (nestedDeeperThan(value, MAX_JSON_DEPTH)) {
+    throw problem(422, 'validation_failed', 'The body is nested too deeply.', {
+      errors: { '': [`JSON nested deeper than ${MAX_JSON_DEPTH} levels`] },
+    });
+  }
+  return parseInput(schema, value);
+}
 /** Validates the query string (values are strings: use `z.coerce` for numbers). */
 export function parseQuery<S extends z.ZodType>(req: Request, schema: S): z.output<S> {
   return parseInput(schema, { ...req.query });

@@ -1,13 +1,14 @@
 import type { Request } from 'express';
 import { readMultipart } from '../http/multipart.js';
+import { addFieldError, newFieldErrors } from '../http/parse.js';
 import { problem } from '../http/problem.js';
 
 /** The multipart field `zip` of a folder upload (413 past `maxBytes`, counted while streaming). */
 export async function readZipUpload(req: Request, maxBytes: number): Promise<Uint8Array> {
   const { file, fields } = await readMultipart(req, { fileField: 'zip', maxFileBytes: maxBytes });
-  const errors: Record<string, string[]> = {};
-  for (const name of Object.keys(fields)) errors[name] = ['unknown field'];
-  if (!file) errors.zip = ['a ZIP file is required in the multipart field `zip`'];
+  const errors = newFieldErrors();
+  for (const name of Object.keys(fields)) addFieldError(errors, name, 'unknown field');
+  if (!file) addFieldError(errors, 'zip', 'a ZIP file is required in the multipart field `zip`');
   if (!file || Object.keys(errors).length) {
     throw problem(422, 'validation_failed', 'Send the folder as the multipart file field `zip`.', {
       errors,

@@ -87,17 +87,18 @@ describe('answers', () => {
     );
   });
 
-  it('malformed JSON is 400 malformed_json', async () => {
-    for (const body of ['{', '{"email": }', 'null', '"text"']) {
-      await expectProblem(
-        await fetch(`${s.url}/auth/login`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body,
-        }),
-        400,
-        'malformed_json',
-      );
+  it('malformed JSON is 400 malformed_json; JSON of the wrong type is 422', async () => {
+    const login = (body: string | Uint8Array) =>
+      fetch(`${s.url}/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+    for (const body of ['{', '{"email": }', new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d])]) {
+      await expectProblem(await login(body), 400, 'malformed_json');
+    }
+    for (const body of ['null', '"text"', '5']) {
+      await expectProblem(await login(body), 422, 'validation_failed');
     }
   });
 

@@ -143,8 +143,35 @@ describe('JSON bodies', () => {
       expectProblem(unknown, 422, 'validation_failed');
       expect(unknown.body.errors).toEqual({ surprise: ['unknown field'] });
       expectProblem(await go({ json: [] }), 422, 'validation_failed');
-      // Body-parser's strict mode takes objects and arrays only: a bare `null` is not a body.
-      expectProblem(await go({ json: null }), 400, 'malformed_json');
+      // A JSON scalar is JSON of the wrong type.
+      for (const scalar of [null, 5, true, 'text']) {
+        const answer = await go({ json: scalar });
+        expectProblem(answer, 422, 'validation_failed');
+        expect(answer.body.errors).toHaveProperty(['']);
+      }
+      // JSON is UTF-8: other bytes are not JSON.
+      const latin1 = new Uint8Array([
+        ...new TextEncoder().encode('{"title": "caf'),
+        0xe9,
+        0x22,
+        0x7d,
+      ]);
+      expectProblem(
+        await go({ raw: { body: latin1, contentType: 'application/json' } }),
+        400,
+        'malformed_json',
+      );
+      // Fields named like the properties every object inherits are unknown fields like any other.
+      for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+        const sent = JSON.stringify(await endpoint.valid()).replace(/^\{/, `{"${name}": 1, `);
+        const answer = await raw(sent);
+        expectProblem(answer, 422, 'validation_failed');
+        expect(answer.body.errors).toEqual({ [name]: ['unknown field'] });
+      }
+      const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+      const nested = await raw(`{"deep": ${deep}}`);
+      expectProblem(nested, 422, 'validation_failed');
+      expect(nested.body.errors).toEqual({ '': ['JSON nested deeper than 512 levels'] });
       const big = JSON.stringify({ ...(await endpoint.valid()), pad: 'x'.repeat(JSON_LIMIT) });
       expectProblem(await raw(big), 413, 'body_too_large');
       if (!endpoint.session) {
@@ -185,11 +212,24 @@ describe('uploads', () => {
       const otherField = await send(method, path(), { form: form('file', zipOf(projectFolder())) });
       expectProblem(otherField, 422, 'validation_failed');
       expectProblem(await send(method, path(), { json: { zip: 'x' } }), 400, 'invalid_multipart');
-      const extra = zipForm(zipOf(projectFolder()));
-      extra.set('note', 'hello');
-      const withField = await send(method, path(), { form: extra });
-      expectProblem(withField, 422, 'validation_failed');
-      expect(withField.body.errors).toEqual({ note: ['unknown field'] });
+      for (const name of ['note', 'constructor', '__proto__', 'toString']) {
+        const extra = zipForm(zipOf(projectFolder()));
+        extra.set(name, 'hello');
+        const withField = await send(method, path(), { form: extra });
+        expectProblem(withField, 422, 'validation_failed');
+        expect(withField.body.errors).toEqual({ [name]: ['unknown field'] });
+        // A file under such a name is refused too, and the service keeps answering.
+        const withFile = zipForm(zipOf(projectFolder()));
+        withFile.set(name, new Blob([zipOf(projectFolder())]), 'other.zip');
+        const refused = await send(method, path(), { form: withFile });
+        expectProblem(refused, 422, 'validation_failed');
+        expect(refused.body.errors).toEqual({ [name]: ['unexpected file'] });
+      }
+      const twoZips = zipForm(zipOf(projectFolder()));
+      twoZips.append('zip', new Blob([zipOf(projectFolder())]), 'second.zip');
+      const second = await send(method, path(), { form: twoZips });
+      expectProblem(second, 422, 'validation_failed');
+      expect(second.body.errors).toEqual({ zip: ['only one file is accepted'] });
       const noClient = await send(method, path(), {
         client: null,
         form: zipForm(zipOf(projectFolder())),
@@ -228,6 +268,9 @@ describe('paths and queries', () => {
       'page=',
       'page=e30',
       'x=1',
+      'constructor=1',
+      '__proto__=1',
+      'toString=1',
     ]) {
       for (const list of [
         '/projects',
@@ -243,5 +286,38 @@ describe('paths and queries', () => {
     expectProblem(await send('GET', '/pages/%E0%A4%A/draft'), 400);
     const undo = await send('POST', `/pages/${page}/draft/undo`, { client: 'no such client' });
     expectProblem(undo, 423, 'lock_held');
+  });
+});
+
+describe('draft undo and redo take no body', () => {
+  it('pass with none or {}, refuse anything else before deciding (400, 422, then 409)', async () => {
+    for (const direction of ['undo', 'redo']) {
+      const path = `/pages/${page}/draft/${direction}`;
+      const nothing = `nothing_to_${direction}`;
+      expectProblem(await send('POST', path), 409, nothing);
+      expectProblem(await send('POST', path, { json: {} }), 409, nothing);
+      const fields = await send('POST', path, { json: { x: 1 } });
+      expectProblem(fields, 422, 'validation_failed');
+      expect(fields.body.errors).toEqual({ x: ['unknown field'] });
+      expectProblem(
+        await send('POST', path, { raw: { body: '{bad', contentType: 'application/json' } }),
+        400,
+        'malformed_json',
+      );
+      expectProblem(
+        await send('POST', path, { raw: { body: 'x=1', contentType: 'text/plain' } }),
+        400,
+        'body_required',
+      );
+    }
+    // A body refused leaves the draft as it was: the operation is still there to undo.
+    const { draft_token } = await draftToken();
+    const operated = await send('POST', `/pages/${page}/operations`, {
+      json: { draft_token, operation: { kind: 'remove', target: '#intro' } },
+    });
+    expect(operated.status).toBe(200);
+    expectProblem(await send('POST', `/pages/${page}/draft/undo`, { json: { x: 1 } }), 422);
+    const undone = await send('POST', `/pages/${page}/draft/undo`, { json: {} });
+    expect(undone.status).toBe(200);
   });
 });

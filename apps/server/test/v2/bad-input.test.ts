@@ -204,12 +204,11 @@ describe('POST /assets with bad JSON bodies', () => {
     await refused(422, () => create({ request_key: 'abc', files }), 'request_key');
   });
 
-  it('answers 400 to bodies that are not JSON, and 413 beyond 16 MiB', async () => {
-    for (const body of ['{', '', 'null', '"text"', '[1']) {
-      await refused(400, () =>
-        call('POST', '/assets', { body, headers: { 'content-type': 'application/json' } }),
-      );
-    }
+  it('answers 400 to bodies that are not JSON, 422 to JSON of the wrong type, 413 beyond 16 MiB', async () => {
+    const post = (body: string) =>
+      call('POST', '/assets', { body, headers: { 'content-type': 'application/json' } });
+    for (const body of ['{', '', '[1']) await refused(400, () => post(body));
+    for (const body of ['null', '"text"', '5']) await refused(422, () => post(body));
     await refused(400, () =>
       call('POST', '/assets', { body: '{}', headers: { 'content-type': 'text/plain' } }),
     );
@@ -258,6 +257,36 @@ describe('multipart uploads', () => {
       () => call('POST', '/assets', { body: form(fields(), [png(2, 2, 7), 'a.exe']) }),
       'file',
     );
+  });
+
+  it('refuses fields named like inherited properties, and a field or file sent twice', async () => {
+    for (const name of ['constructor', '__proto__', 'toString']) {
+      await refused(
+        422,
+        () =>
+          call('POST', '/assets', {
+            body: form({ ...fields(), [name]: '1' }, [png(2, 2), 'a.png']),
+          }),
+        name,
+      );
+      const withFile = form(fields(), [png(2, 2), 'a.png']);
+      withFile.set(name, new Blob([png(2, 2)]), 'b.png');
+      await refused(422, () => call('POST', '/assets', { body: withFile }), name);
+      await refused(422, () => call('GET', `/assets?${name}=1`), name);
+      const json = `{"${name}": 1, "request_key": "${key()}", "kind": "data", "title": "t", "files": []}`;
+      await refused(
+        422,
+        () =>
+          call('POST', '/assets', { body: json, headers: { 'content-type': 'application/json' } }),
+        name,
+      );
+    }
+    const twice = form(fields(), [png(2, 2), 'a.png']);
+    twice.append('title', 'Second');
+    await refused(422, () => call('POST', '/assets', { body: twice }), 'title');
+    const twoFiles = form(fields(), [png(2, 2), 'a.png']);
+    twoFiles.append('file', new Blob([png(3, 3)]), 'b.png');
+    await refused(422, () => call('POST', '/assets', { body: twoFiles }), 'file');
   });
 
   it('keeps bytes another asset already had when an upload of them is refused', async () => {

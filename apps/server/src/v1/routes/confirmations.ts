@@ -1,13 +1,10 @@
 import { PageQuery, v1 } from '@galley/core';
-import type { Request } from 'express';
 import type { ApiRouter } from '../../openapi/api-router.js';
-import { hasJsonBody, readJson } from '../../http/json-body.js';
 import { holderOf, projectFor } from '../access.js';
 import type { V1Context } from '../context.js';
 import { confirmationBody } from '../present.js';
 import { v1Problem } from '../problems.js';
-import { parseInput } from '../../http/parse.js';
-import { problem } from '../../http/problem.js';
+import { parseOptionalBody } from '../../http/parse.js';
 import { ConfirmationParams, ProjectParams } from '../schemas.js';
 import { BelowCursor, decodeCursor, encodeCursor } from '../urls.js';
 import { notFound, writeResponses } from './projects.js';
@@ -117,7 +114,7 @@ export function confirmationRoutes(api: ApiRouter, ctx: V1Context): void {
         );
       }
       holderOf(req, access.auth);
-      const { note } = await optionalBody(req, res, ctx.jsonLimitBytes);
+      const { note } = await parseOptionalBody(req, res, v1.Confirm, ctx.jsonLimitBytes);
       const confirmed = await ctx.changes.confirm(params.id, access.auth.account, note ?? null);
       const current = await ctx.changes.current(params.id);
       res
@@ -126,15 +123,4 @@ export function confirmationRoutes(api: ApiRouter, ctx: V1Context): void {
         .json(confirmationBody(ctx.urls, confirmed, current));
     },
   );
-}
-
-/** `{note?}`, or `{}` when the request carries no body at all. */
-async function optionalBody(req: Request, res: Parameters<typeof readJson>[1], limit: number) {
-  const declared = req.get('content-length');
-  if ((declared === undefined || declared === '0') && req.get('transfer-encoding') === undefined) {
-    return {};
-  }
-  await readJson(req, res, limit);
-  if (req.body === undefined) throw problem(400, 'body_required', 'The body must be JSON.');
-  return parseInput(v1.Confirm, hasJsonBody(req) ? req.body : {});
 }

@@ -1,5 +1,6 @@
 import { v1 } from '@galley/core';
 import type { Request } from 'express';
+import { parseNoBody } from '../../http/parse.js';
 import type { ApiRouter } from '../../openapi/api-router.js';
 import { editingFor, requireOwnLock } from '../access.js';
 import type { V1Context } from '../context.js';
@@ -99,6 +100,7 @@ export function draftRoutes(api: ApiRouter, ctx: V1Context, saves: SaveService):
       },
       async ({ req, res, params }) => {
         const { access, lock, holder, draft } = await editing(req, params.page);
+        await parseNoBody(req, res, ctx.jsonLimitBytes);
         requireOwnLock(lock, holder);
         res.json(
           await ctx.drafts.exclusive(access, holder, () =>

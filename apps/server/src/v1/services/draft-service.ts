@@ -4,6 +4,7 @@ import type { DraftError, DraftLog, v1 } from '@galley/core';
 import type { Store } from '@galley/store';
 import { sha256Hex } from '@galley/store';
 import type { z } from 'zod';
+import { addFieldError, newFieldErrors } from '../../http/parse.js';
 import { HttpProblem } from '../../http/problem.js';
 import { v1Problem } from '../problems.js';
 import type { DraftEvent, DraftRecord, LockHolder, PageAccess } from '../store-types.js';
@@ -243,8 +244,8 @@ function withOutline(answer: OperationAnswer, outline: boolean | undefined, draf
 
 /** A refused operation: 422 with `errors` by request field; nothing changed. */
 export function refused(errors: readonly DraftError[]): HttpProblem {
-  const byField: Record<string, string[]> = {};
-  for (const error of errors) (byField[error.field ?? ''] ??= []).push(error.message);
+  const byField = newFieldErrors();
+  for (const error of errors) addFieldError(byField, error.field ?? '', error.message);
   return new HttpProblem({
     status: 422,
     code: errors[0]?.code ?? 'invalid_operation',
