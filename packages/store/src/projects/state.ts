@@ -47,11 +47,13 @@ type EncodedEntry = [sha256: string, size: number, revision: number];
 
 export function encodeManifest(manifest: ReadonlyMap<string, ManifestEntry>): string {
   const sorted = [...manifest.keys()].sort();
-  const out: Record<string, EncodedEntry> = {};
-  for (const path of sorted) {
-    const e = manifest.get(path)!;
-    out[path] = [e.sha256, e.size, e.revision];
-  }
+  // fromEntries defines own properties, so even a path named `__proto__` is kept.
+  const out = Object.fromEntries(
+    sorted.map((path): [string, EncodedEntry] => {
+      const e = manifest.get(path)!;
+      return [path, [e.sha256, e.size, e.revision]];
+    }),
+  );
   return JSON.stringify(out);
 }
 
