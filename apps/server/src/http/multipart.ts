@@ -41,6 +41,8 @@ export async function streamMultipart<T>(
   try {
     parser = busboy({
       headers: req.headers,
+      // Browsers and fetch send file names as raw UTF-8 (busboy's default reads them as Latin-1).
+      defParamCharset: 'utf8',
       limits: {
         fileSize: options.maxFileBytes + 1, // one byte past the limit tells "too large" from "exactly"
         fields: options.maxFields ?? 32,

@@ -40,6 +40,19 @@ export function stageStored(path: string, sha256: string, size: number, field: s
 }
 
 /**
+ * Indented JSON text; undefined when JSON.stringify cannot write it (nested too deeply for its
+ * recursion, or longer than a string can be).
+ */
+function jsonText(value: unknown): string | undefined {
+  try {
+    return `${JSON.stringify(value, null, 2)}\n`;
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
+}
+
+/**
  * Turns file specifications into staged files. `json` is written as indented UTF-8 JSON,
  * `text` as UTF-8; a `blob` must be one of the caller's uploads that has not expired (else 422).
  */
@@ -60,8 +73,10 @@ export async function stageSpecs(
     } else if ('text' in spec) {
       staged.push(stageBytes(spec.path, encoder.encode(spec.text), at));
     } else {
-      const text = `${JSON.stringify(spec.json, null, 2)}\n`;
-      staged.push(stageBytes(spec.path, encoder.encode(text), at, spec.schema ?? null));
+      const text = jsonText(spec.json);
+      if (text === undefined)
+        (errors[`${at}.json`] ??= []).push('nested too deeply or too large to store');
+      else staged.push(stageBytes(spec.path, encoder.encode(text), at, spec.schema ?? null));
     }
   }
   if (Object.keys(errors).length) throw invalidFields(errors);

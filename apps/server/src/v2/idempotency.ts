@@ -11,16 +11,75 @@ export interface Answer {
   body?: unknown;
 }
 
-/** JSON with object keys sorted at every level, so equal bodies give equal text. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+/** Text written in pieces: joined in bounded runs, so millions of pieces stay cheap. */
+class TextSink {
+  readonly #runs: string[] = [];
+  #pieces: string[] = [];
+
+  write(text: string): void {
+    this.#pieces.push(text);
+    if (this.#pieces.length >= 4096) this.#flush();
   }
-  return JSON.stringify(value) ?? 'null';
+
+  text(): string {
+    this.#flush();
+    return this.#runs.join('');
+  }
+
+  #flush(): void {
+    this.#runs.push(this.#pieces.join(''));
+    this.#pieces = [];
+  }
+}
+
+/** An array or object being written: its members (key null in arrays) and the next one. */
+interface OpenValue {
+  readonly close: ']' | '}';
+  readonly members: ReadonlyArray<readonly [string | null, unknown]>;
+  next: number;
+}
+
+/**
+ * JSON with object keys sorted at every level, so equal bodies give equal text. Iterative (an
+ * explicit stack, not recursion), so no nesting depth can overflow the call stack.
+ */
+export function canonicalJson(value: unknown): string {
+  const out = new TextSink();
+  const open: OpenValue[] = [];
+  let pending: { value: unknown } | null = { value };
+  for (;;) {
+    if (pending) {
+      const v = pending.value;
+      pending = null;
+      if (Array.isArray(v)) {
+        out.write('[');
+        open.push({
+          close: ']',
+          members: v.map((item: unknown) => [null, item] as const),
+          next: 0,
+        });
+      } else if (v !== null && typeof v === 'object') {
+        const members = Object.entries(v as Record<string, unknown>)
+          .filter(([, member]) => member !== undefined)
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+        out.write('{');
+        open.push({ close: '}', members, next: 0 });
+      } else {
+        out.write(JSON.stringify(v) ?? 'null');
+      }
+    }
+    const top = open.at(-1);
+    if (!top) return out.text();
+    if (top.next === top.members.length) {
+      out.write(top.close);
+      open.pop();
+      continue;
+    }
+    const [name, member] = top.members[top.next]!;
+    if (top.next++ > 0) out.write(',');
+    if (name !== null) out.write(`${JSON.stringify(name)}:`);
+    pending = { value: member };
+  }
 }
 
 /** The fingerprint a request key is compared by: method, path and canonical body (§6). */

@@ -174,8 +174,20 @@ export function revisionConflict(currentRevision: number) {
 }
 
 /**
- * Adds a revision on `baseRevision` (which must be the current one, else 409 with
- * `current_revision`): 201 with the new revision and its inspection.
+ * Whether a stale `base_revision` names an earlier revision whose change can still be judged:
+ * it exists and its content was not erased. Then invalid input answers 422 before the 409
+ * (decisions §8: the request itself before the state conflict).
+ */
+async function judgeableBase(ctx: V2Context, asset: AssetRecord, baseRevision: number) {
+  if (baseRevision > asset.currentRevision) return false;
+  const revision = await ctx.store.assets.revision(asset.id, baseRevision);
+  return revision?.erasedAt === null;
+}
+
+/**
+ * Adds a revision on `baseRevision`: 201 with the new revision and its inspection. A base that
+ * is not the current one is 409 with `current_revision`, after the change is planned on that
+ * base (if it exists and its content is kept) so that invalid input answers 422 first.
  */
 export async function commitRevision(
   ctx: V2Context,
@@ -183,15 +195,19 @@ export async function commitRevision(
   baseRevision: number,
   change: Pick<RevisionChange, 'put' | 'remove' | 'field'>,
 ): Promise<Answer> {
-  if (baseRevision !== asset.currentRevision) throw revisionConflict(asset.currentRevision);
+  const stale = baseRevision !== asset.currentRevision;
+  if (stale && !(await judgeableBase(ctx, asset, baseRevision))) {
+    throw revisionConflict(asset.currentRevision);
+  }
   const base = await ctx.store.assets.files(asset.id, baseRevision);
-  await requireKeptContent(ctx, asset, baseRevision, base, change);
+  if (!stale) await requireKeptContent(ctx, asset, baseRevision, base, change);
   const plan = await planRevision(ctx.loader, {
     ...change,
     kind: asset.kind as AssetKind,
     base,
     now: ctx.clock.now(),
   });
+  if (stale) throw revisionConflict(asset.currentRevision);
   const number = baseRevision + 1;
   const written = await withFreshBytes(ctx, plan.fresh, async () => {
     const result = await ctx.store.assets.addRevision({

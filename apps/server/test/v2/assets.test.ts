@@ -324,6 +324,29 @@ describe('POST /assets and GET /assets/{id}', () => {
     expect(refused.body.errors).toHaveProperty('kind');
   });
 
+  it('keeps the extension of an uploaded file name, accents folded: ä.gif is a.gif', async () => {
+    // A 1 × 1 GIF89a.
+    const gif = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+    const cases: Array<[Buffer, string, string]> = [
+      [gif, 'ä.gif', 'a.gif'],
+      [png(2, 2), '写真.png', 'file.png'],
+    ];
+    for (const [bytes, name, path] of cases) {
+      const form = new FormData();
+      form.set('request_key', key());
+      form.set('kind', 'image');
+      form.set('title', name);
+      form.set('file', new Blob([bytes]), name);
+      const res = await call('POST', '/assets', { body: form });
+      expect([name, res.status, res.body.asset?.revision.files.map((f) => f.path)]).toEqual([
+        name,
+        201,
+        [path],
+      ]);
+      expect(res.body.asset.revision.inspection.verdict).toBe('passed');
+    }
+  });
+
   it('reads a given revision, and 404s for absent revisions and assets', async () => {
     const asset = await createImage(call, png(5, 5));
     expect((await call('GET', `/assets/${asset.id}?revision=1`)).body.asset.revision.number).toBe(

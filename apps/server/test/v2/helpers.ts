@@ -19,7 +19,13 @@ export type Asset = AssetAnswer['asset'];
 export type ProblemAnswer = Problem & {
   current_revision?: number;
   errors?: Record<string, string[]>;
-  violations?: Array<{ path: string; code: string; message: string }>;
+  violations?: Array<{
+    code: string;
+    path: string;
+    message: string;
+    expected: unknown;
+    actual: unknown;
+  }>;
 };
 
 /** An answer: `body` is T, or a problem's members when the call failed. */

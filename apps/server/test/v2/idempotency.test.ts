@@ -1,6 +1,9 @@
 // request_key (decisions §6): replay, request_key_reused, request_in_progress, concurrency.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeStores } from '../../../../packages/store/test/stores.js';
+import type { Store } from '@galley/store';
+import { stageSpecs } from '../../src/v2/file-specs.js';
+import { canonicalJson } from '../../src/v2/idempotency.js';
 import type { Call, TestServer } from './helpers.js';
 import {
   clientOf,
@@ -123,6 +126,98 @@ describe('request_key', () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+/** `[[[…0…]]]`, `depth` arrays deep. */
+function nested(depth: number): unknown {
+  let value: unknown = 0;
+  for (let i = 0; i < depth; i++) value = [value];
+  return value;
+}
+
+describe('canonicalJson', () => {
+  it('sorts keys at every level, drops undefined members and writes undefined items as null', () => {
+    expect(
+      canonicalJson({ b: [1, { d: 'x', c: null, e: undefined }, undefined], a: true, é: 'é' }),
+    ).toBe('{"a":true,"b":[1,{"c":null,"d":"x"},null],"é":"é"}');
+    expect([
+      canonicalJson([]),
+      canonicalJson({}),
+      canonicalJson('a"b'),
+      canonicalJson(null),
+    ]).toEqual(['[]', '{}', '"a\\"b"', 'null']);
+    expect(canonicalJson({ z: { y: [{ b: 2, a: 1 }] } })).toBe('{"z":{"y":[{"a":1,"b":2}]}}');
+  });
+
+  it('gives equal text for equal values whatever the key order', () => {
+    expect(canonicalJson({ a: { x: 1, y: [2, 3] }, b: 0 })).toBe(
+      canonicalJson({ b: 0, a: { y: [2, 3], x: 1 } }),
+    );
+  });
+
+  it('writes any nesting depth and width without overflowing the stack', () => {
+    for (const depth of [5_000, 200_000]) {
+      expect(canonicalJson(nested(depth))).toBe(`${'['.repeat(depth)}0${']'.repeat(depth)}`);
+    }
+    let deepObject: unknown = null;
+    for (let i = 0; i < 100_000; i++) deepObject = { k: deepObject };
+    expect(canonicalJson(deepObject)).toBe(`${'{"k":'.repeat(100_000)}null${'}'.repeat(100_000)}`);
+    const wide = Array.from({ length: 1_000_000 }, () => 0);
+    expect(canonicalJson(wide)).toBe(JSON.stringify(wide));
+  });
+});
+
+describe('deeply nested JSON bodies', () => {
+  let s: TestServer;
+  let call: Call;
+  beforeAll(async () => {
+    s = await startTestServer();
+    call = clientOf(s);
+  });
+  afterAll(() => s.close());
+
+  const deepData = (depth: number) => ({
+    request_key: key(),
+    kind: 'data',
+    title: 'Deep',
+    files: [{ path: 'deep.json', json: { blocks: nested(depth) }, schema: 'svc://schemas/copy/1' }],
+  });
+
+  it('answers a file json nested 5,000 levels deep with 422, never 500, storing nothing', async () => {
+    // Written by hand: JSON.stringify itself cannot nest this deep.
+    const deep = `${'['.repeat(5_000)}0${']'.repeat(5_000)}`;
+    const body = JSON.stringify(deepData(0)).replace('"blocks":0', `"blocks":${deep}`);
+    expect(body).toContain(deep);
+    const res = await call('POST', '/assets', {
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect([res.status, res.body.code]).toEqual([422, 'validation_failed']);
+    expect(Object.keys(res.body.errors ?? {})).not.toHaveLength(0);
+    expect(await countAssets(call)).toBe(0);
+  });
+
+  it('judges a nested value the body reader lets through by its schema, and replays the answer', async () => {
+    const body = deepData(300);
+    const first = await call('POST', '/assets', { json: body });
+    expect([first.status, first.body.code, Object.keys(first.body.errors ?? {})]).toEqual([
+      422,
+      'invalid_files',
+      ['files.0'],
+    ]);
+    expect(await call('POST', '/assets', { json: body })).toMatchObject({
+      status: 422,
+      body: first.body,
+    });
+  });
+
+  it('refuses (422) a file json that JSON.stringify cannot write, instead of failing', async () => {
+    const specs = [{ path: 'deep.json', json: nested(1_000_000) }];
+    await expect(stageSpecs({} as Store, 1, specs, 'files')).rejects.toMatchObject({
+      status: 422,
+      extras: { errors: { 'files.0.json': ['nested too deeply or too large to store'] } },
+    });
   });
 });
 

@@ -137,6 +137,43 @@ describe('POST /assets/{id}/copies', () => {
     const intoImage = await copy({}, img.id);
     expect([intoImage.status, Object.keys(intoImage.body.errors ?? {})]).toEqual([422, ['id']]);
   });
+
+  it('judges a copy on an earlier base before the conflict: 422 when its paths are invalid there', async () => {
+    const img = await createImage(call, png(8, 8));
+    const prod = await createProduction(call);
+    const source = { asset: img.id };
+    expect(
+      (await post(`/assets/${prod.id}/copies`, { base_revision: 1, source, to: 'references/a/' }))
+        .status,
+    ).toBe(201);
+    // references/<185 letters>/image.png is 206 bytes: past the 200-byte path rule.
+    const long = `references/${'a'.repeat(185)}/`;
+    const invalid = await post(`/assets/${prod.id}/copies`, { base_revision: 1, source, to: long });
+    expect([invalid.status, invalid.body.code, Object.keys(invalid.body.errors ?? {})]).toEqual([
+      422,
+      'invalid_files',
+      ['source'],
+    ]);
+    expect(invalid.body.violations).toEqual([
+      {
+        code: 'names.too_long',
+        path: `${long}image.png`,
+        message: expect.any(String) as string,
+        expected: 200,
+        actual: 206,
+      },
+    ]);
+    const valid = await post(`/assets/${prod.id}/copies`, {
+      base_revision: 1,
+      source,
+      to: 'references/b/',
+    });
+    expect([valid.status, valid.body.code, valid.body.current_revision]).toEqual([
+      409,
+      'revision_conflict',
+      2,
+    ]);
+  });
 });
 
 describe('PUT /assets/{id}/state', () => {

@@ -102,6 +102,83 @@ describe('POST /assets/{id}/revisions', () => {
     }
   });
 
+  it('judges the request before the conflict: invalid input on an earlier base is 422, not 409', async () => {
+    const img = await createImage(call, png(2, 2));
+    const blob = await uploadBlob(call, png(3, 3));
+    expect(
+      (await revise(call, img.id, { base_revision: 1, put: [{ path: 'image.png', blob }] })).status,
+    ).toBe(201);
+    const badName = await revise(call, img.id, {
+      base_revision: 1,
+      put: [{ path: 'Bad Name.png', blob }],
+      remove: ['image.png'],
+    });
+    expect([badName.status, badName.body.code, Object.keys(badName.body.errors ?? {})]).toEqual([
+      422,
+      'invalid_files',
+      ['put.0'],
+    ]);
+    expect(badName.body.violations).toEqual([
+      {
+        code: 'names.characters',
+        path: 'Bad Name.png',
+        message: expect.any(String) as string,
+        expected: null,
+        actual: ' BN',
+      },
+    ]);
+    const text = await revise(call, img.id, {
+      base_revision: 1,
+      put: [{ path: 'image.txt', text: 'x' }],
+      remove: ['image.png'],
+    });
+    expect([text.status, text.body.code, Object.keys(text.body.errors ?? {})]).toEqual([
+      422,
+      'invalid_files',
+      ['put.0'],
+    ]);
+    expect(text.body.violations?.map((v) => [v.path, v.code])).toEqual([
+      ['image.txt', 'formats.kind'],
+    ]);
+    // Planned on the sent base: a path that base does not hold is invalid as well.
+    const missing = await revise(call, img.id, { base_revision: 1, remove: ['none.png'] });
+    expect([missing.status, Object.keys(missing.body.errors ?? {})]).toEqual([422, ['remove.0']]);
+    // Valid on the sent base: only now the conflict.
+    const valid = await revise(call, img.id, {
+      base_revision: 1,
+      put: [{ path: 'image.png', blob }],
+    });
+    expect([valid.status, valid.body.code, valid.body.current_revision]).toEqual([
+      409,
+      'revision_conflict',
+      2,
+    ]);
+    expect((await call('GET', `/assets/${img.id}`)).body.asset.revision.number).toBe(2);
+  });
+
+  it('answers 409 to invalid input on a base that does not exist or whose content was erased', async () => {
+    const img = await createImage(call, png(2, 2));
+    const blob = await uploadBlob(call, png(3, 3));
+    await revise(call, img.id, { base_revision: 1, put: [{ path: 'image.png', blob }] });
+    const bad = { put: [{ path: 'Bad Name.png', blob }], remove: ['image.png'] };
+    const absent = await revise(call, img.id, { base_revision: 7, ...bad });
+    expect([absent.status, absent.body.code, absent.body.current_revision]).toEqual([
+      409,
+      'revision_conflict',
+      2,
+    ]);
+    const erase = await call('DELETE', `/assets/${img.id}/revisions/1/content`, {
+      json: { request_key: key() },
+    });
+    expect(erase.status).toBe(200);
+    const erased = await revise(call, img.id, { base_revision: 1, ...bad });
+    expect([erased.status, erased.body.code, erased.body.current_revision]).toEqual([
+      409,
+      'revision_conflict',
+      2,
+    ]);
+  });
+
   it('refuses invalid changes with 422 and stores nothing', async () => {
     const prod = await createProduction(call, { files: [{ path: 'canvas/a.css', text: 'a{}' }] });
     const cases: Array<[Record<string, unknown>, string]> = [

@@ -41,7 +41,8 @@ export function runStandards(asset: AssetContext) {
   return standards.map((s) => ({ ...s, findings: s.run(asset) }));
 }
 
-function assetViolation(v: Violation): InspectionViolation {
+/** A folder-check violation as an inspection shows it: `expected`/`actual` null when absent. */
+export function assetViolation(v: Violation): InspectionViolation {
   return {
     code: v.code,
     path: v.path,

@@ -54,10 +54,9 @@ export type Inspection = z.infer<typeof Inspection>;
 export const InspectionSummary = Inspection.pick({ verdict: true, media: true });
 export type InspectionSummary = z.infer<typeof InspectionSummary>;
 
-/** One reason v2 input is invalid (422 `errors`): the file's path, a stable code, its text. */
-export const AssetInputError = z.object({
-  path: z.string(),
-  code: z.string(),
-  message: z.string(),
-});
+/**
+ * One reason v2 input is invalid (the 422's `violations`): an inspection violation, the same
+ * shape `{code, path, message, expected, actual}` as in an inspection.
+ */
+export const AssetInputError = InspectionViolation;
 export type AssetInputError = z.infer<typeof AssetInputError>;

@@ -1,7 +1,7 @@
 import { orderViolations } from '../checks/check-folder.js';
 import { createAssetContext, type AssetInput } from './asset.js';
 import type { AssetInputError } from './inspection.js';
-import { runStandards } from './inspect.js';
+import { assetViolation, runStandards } from './inspect.js';
 
 /**
  * Fit but unfit is not invalid: an image of the wrong size is stored and fails inspection.
@@ -19,5 +19,5 @@ export function validateAssetInput(input: AssetInput): AssetInputError[] {
   const found = runStandards(createAssetContext(input)).flatMap((s) => s.findings.violations);
   return orderViolations(found)
     .filter((v) => v.severity === 'error' && !storedAnyway.has(v.code))
-    .map(({ path, code, message }) => ({ path, code, message }));
+    .map(assetViolation);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateAssetInput, type AssetInput } from '@galley/core';
+import { AssetInputError, validateAssetInput, type AssetInput } from '@galley/core';
 import { folderOf, png, svg, utf8 } from '../checks/fixtures.js';
 
 const codes = (input: AssetInput) => validateAssetInput(input).map((e) => [e.path, e.code]);
@@ -39,13 +39,21 @@ describe('validateAssetInput (v2 422 rule)', () => {
     ).toEqual([]);
   });
 
-  it('gives path, code and message for each reason', () => {
+  it('gives each reason as an inspection violation: code, path, message, expected, actual', () => {
     const [error] = validateAssetInput({ kind: 'image', files: folderOf({ 'a.png': 'text' }) });
     expect(error).toEqual({
-      path: 'a.png',
       code: 'formats.mismatch',
+      path: 'a.png',
       message: 'The content of the file is not the format its extension says.',
+      expected: 'png',
+      actual: 'text',
     });
+    expect(AssetInputError.parse(error)).toEqual(error);
+    const [traversal] = validateAssetInput({
+      kind: 'image',
+      files: folderOf({ '../a.png': png(1, 1) }),
+    });
+    expect(traversal).toMatchObject({ code: 'names.traversal', expected: null, actual: null });
   });
 
   it('refuses paths breaking the naming rules', () => {

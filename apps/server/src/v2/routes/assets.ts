@@ -12,6 +12,7 @@ import { stageBytes, stageSpecs, stageStored } from '../file-specs.js';
 import { AssetCursor, decodeCursor, encodeCursor, nextPageUrl } from '../pages.js';
 import { invalidFields } from '../problems.js';
 import { assetListItem, assetBody } from '../views.js';
+import { uploadPath } from '../upload-path.js';
 import { MAX_BLOB_BYTES } from './blobs.js';
 import { assetAnswer, createAsset, releaseUnused } from '../write-asset.js';
 import type { Caller } from './write.js';
@@ -21,16 +22,6 @@ import { responses } from './responses.js';
 export const AssetParams = z.object({ id: v2.AssetId });
 /** Room for the text fields and part headers of a multipart upload beside its file. */
 const MULTIPART_FIELDS_BYTES = 1024 * 1024;
-
-/** The name an uploaded file gets: its base name, lower-cased, other characters as `-`. */
-export function uploadPath(filename: string): string {
-  const base = filename.normalize('NFC').split(/[/\\]/).pop() ?? '';
-  const name = base
-    .toLowerCase()
-    .replace(/[^a-z0-9._-]+/g, '-')
-    .replace(/^[.-]+/, '');
-  return name || 'file';
-}
 
 function productionFile(input: Extract<v2.CreateAsset, { kind: 'production' }>): StagedFile {
   const json = {
