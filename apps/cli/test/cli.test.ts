@@ -203,6 +203,37 @@ describe('galley serve and the office commands', () => {
     );
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/no account/);
+
+    // A token is valid 90 days at most: --days 90 is the longest, anything else a clear error.
+    const longest = await galley(
+      'tokens',
+      'issue',
+      '--data',
+      data,
+      '--email',
+      'ben@example.org',
+      '--days',
+      '90',
+    );
+    expect(longest.code).toBe(0);
+    expect(longest.stdout).toMatch(/^glly_[A-Za-z0-9_-]{43}\n$/);
+    for (const days of ['91', '365', '0', '1.5', 'ninety']) {
+      const refused = await galley(
+        'tokens',
+        'issue',
+        '--data',
+        data,
+        '--email',
+        'ben@example.org',
+        '--days',
+        days,
+      );
+      expect([days, refused.code]).toEqual([days, 1]);
+      expect(refused.stderr).toMatch(/--days.*1 to 90 days/s);
+      expect(refused.stdout).toBe('');
+    }
+    const stillOne = await galley('tokens', 'list', '--data', data, '--email', 'ben@example.org');
+    expect((JSON.parse(stillOne.stdout) as unknown[]).length).toBe(2);
   });
 
   it('stops gracefully on SIGTERM and prints no credentials on the next start', async () => {

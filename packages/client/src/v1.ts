@@ -61,8 +61,11 @@ export function editingApi(http: Transport, baseUrl: string) {
         url: withQuery(`${project(id)}/pages`, query),
       }),
 
-    listMembers: (id: string) =>
-      http.json<Out<typeof v1.Members>>({ method: 'GET', url: `${project(id)}/members` }),
+    listMembers: (id: string, query: { per_page?: number; page?: string } = {}) =>
+      http.json<Out<typeof v1.MemberList>>({
+        method: 'GET',
+        url: withQuery(`${project(id)}/members`, query),
+      }),
     putMember: (id: string, body: In<typeof v1.PutMember>) =>
       http.json<Out<typeof v1.Members>>({
         method: 'PUT',

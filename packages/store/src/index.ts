@@ -19,6 +19,7 @@ export type { TokenRecord, TokenCheck } from './accounts/tokens-repository.js';
 export {
   TOKEN_PATTERN,
   DEFAULT_TOKEN_DAYS,
+  MAX_TOKEN_DAYS,
   isWellFormedToken,
   tokenListing,
 } from './accounts/tokens-repository.js';

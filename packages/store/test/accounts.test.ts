@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { FIRST_ACCOUNT_NUMBER, TOKEN_PATTERN, isoTime, openStore } from '@galley/store';
+import {
+  FIRST_ACCOUNT_NUMBER,
+  MAX_TOKEN_DAYS,
+  TOKEN_PATTERN,
+  isoTime,
+  openStore,
+} from '@galley/store';
 import { describeStores } from './stores.js';
 
 describeStores('accounts', (t) => {
@@ -105,6 +111,20 @@ describeStores('accounts', (t) => {
     expect(await t.store.tokens.revoke({ accountNumber: n, idOrPrefix: record.id })).toBe(false);
     expect(await t.store.tokens.authenticate(token)).toEqual({ ok: false, code: 'revoked' });
     expect((await t.store.tokens.list(n))[0]?.revokedAt).not.toBeNull();
+  });
+
+  it('issues tokens for 90 days at most (decisions §2), 90 by default', async () => {
+    const n = await newAccount('days@example.org');
+    expect(MAX_TOKEN_DAYS).toBe(90);
+    const now = t.clock.now().getTime();
+    const at = (days: number) => isoTime(new Date(now + days * 86_400_000));
+    expect((await t.store.tokens.issue({ accountNumber: n })).record.expiresAt).toBe(at(90));
+    const longest = await t.store.tokens.issue({ accountNumber: n, days: 90 });
+    expect(longest.record.expiresAt).toBe(at(90));
+    for (const days of [0, 91, 365, 1.5]) {
+      await expect(t.store.tokens.issue({ accountNumber: n, days })).rejects.toThrow(RangeError);
+    }
+    expect(await t.store.tokens.list(n)).toHaveLength(2);
   });
 
   it('sees a revocation by another connection (the CLI, a second server) at once', async () => {

@@ -160,6 +160,13 @@ describeStores('projects', (t) => {
       ['Ada', 'owner'],
       ['Bob', 'viewer'],
     ]);
+    // Paged in account-number order: at most `limit`, after an account number.
+    const [first] = await members.list(id, { limit: 1 });
+    expect(first?.name).toBe('Ada');
+    expect(
+      (await members.list(id, { limit: 5, after: first!.accountNumber })).map((m) => m.name),
+    ).toEqual(['Bob']);
+    expect(await members.list(id, { after: bob.accountNumber })).toEqual([]);
     expect(await members.put(id, bob.accountNumber, 'owner')).toEqual({ ok: true });
     expect(await members.put(id, ada.accountNumber, 'editor')).toEqual({ ok: true });
     expect(await members.remove(id, bob.accountNumber)).toEqual({ ok: false, code: 'last_owner' });

@@ -4,10 +4,17 @@ import type { CliIo } from '../io.js';
 import { CliError } from '../io.js';
 import { accountByEmail, withStore } from '../store-options.js';
 
+/**
+ * The store's MAX_TOKEN_DAYS (decisions §2: a token is valid 90 days), repeated so that the CLI
+ * starts without loading the store; the store refuses anything longer as well.
+ */
+const MAX_TOKEN_DAYS = 90;
+
+/** `--days`: a whole number from 1 to 90. */
 function days(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 365) throw new InvalidArgumentError('1 to 365 days');
-  return n;
+  const n = /^\s*[0-9]+\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (n >= 1 && n <= MAX_TOKEN_DAYS) return n;
+  throw new InvalidArgumentError(`a token is valid for 1 to ${MAX_TOKEN_DAYS} days (whole days).`);
 }
 
 /** `galley tokens issue|list|revoke`: API tokens of one account, usable while the server runs. */
@@ -20,7 +27,7 @@ export function registerTokens(program: Command, io: CliIo): void {
 
   common(tokens.command('issue'))
     .description('issue a token; prints only the token (shown this once)')
-    .option('--days <n>', 'validity in days', days, 90)
+    .option('--days <n>', `validity in days, 1 to ${MAX_TOKEN_DAYS}`, days, MAX_TOKEN_DAYS)
     .action(async (opts: { data?: string; email: string; days: number }) => {
       const { token } = await withStore(opts.data, io.env, async (store) => {
         const account = await accountByEmail(store, opts.email);

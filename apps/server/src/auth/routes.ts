@@ -1,7 +1,7 @@
 import express from 'express';
 import type { Router } from 'express';
 import { z } from 'zod';
-import { tokenListing } from '@galley/store';
+import { MAX_TOKEN_DAYS, tokenListing } from '@galley/store';
 import type { Account } from '@galley/store';
 import type { Deps } from '../deps.js';
 import { parseBody } from '../http/parse.js';
@@ -13,7 +13,8 @@ const LoginBody = z.strictObject({
   email: z.string().min(1).max(320),
   password: z.string().min(1).max(1024),
 });
-const IssueTokenBody = z.strictObject({ days: z.int().min(1).max(365).optional() });
+/** A token is valid 90 days at most (decisions §2); fewer may be asked for. */
+const IssueTokenBody = z.strictObject({ days: z.int().min(1).max(MAX_TOKEN_DAYS).optional() });
 
 export function accountJson(account: Account) {
   return { account_number: account.accountNumber, email: account.email, name: account.name };

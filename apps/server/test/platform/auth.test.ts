@@ -175,6 +175,27 @@ describe('screen sessions', () => {
     };
     expect(token.token.startsWith(token.prefix)).toBe(true);
     expect(issued.headers.get('location')).toBe(`/auth/tokens/${token.id}`);
+
+    // A token is valid 90 days at most (decisions §2): 90 is issued, anything longer is 422.
+    const issue = (body: unknown) =>
+      fetch(`${s.url}/auth/tokens`, {
+        method: 'POST',
+        headers: { cookie, 'x-csrf-token': csrf_token, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const longest = await issue({ days: 90 });
+    expect(longest.status).toBe(201);
+    const ninety = (await longest.json()) as { expires_at: string; created_at: string };
+    expect(Date.parse(ninety.expires_at) - Date.parse(ninety.created_at)).toBe(90 * 86_400_000);
+    const byDefault = (await (await issue({})).json()) as { expires_at: string };
+    expect(byDefault.expires_at).toBe(ninety.expires_at);
+    for (const days of [91, 365, 0, 1.5, '30']) {
+      const refused = await issue({ days });
+      expect([days, refused.status]).toEqual([days, 422]);
+      const problem = (await refused.json()) as { code: string; errors: Record<string, string[]> };
+      expect(problem.code).toBe('validation_failed');
+      expect(Object.keys(problem.errors)).toEqual(['days']);
+    }
     expect((await fetch(`${s.url}/api/v1/x`, { headers: bearer(token.token) })).status).toBe(404);
 
     const list = (await (await fetch(`${s.url}/auth/tokens`, { headers: { cookie } })).json()) as {

@@ -226,6 +226,44 @@ describe('the editing flow', () => {
     const gone = await ada('POST', `/pages/${about}/draft/undo`);
     expect([gone.status, gone.body.code]).toEqual([409, 'nothing_to_undo']);
   });
+
+  it('swaps the content of <body> (@0), undoes and redoes it; removing <body> stays 422', async () => {
+    const { id, pageIds } = await createProject(s, s.token);
+    const about = pageIds['about.html']!;
+    const ada = caller(s, s.token, 'body-swapper');
+    await ada('PUT', `/projects/${id}/lock`, { json: lockBody });
+    const draft = await ada<DraftBody>('GET', `/pages/${about}/draft`);
+    const removed = await ada('POST', `/pages/${about}/operations`, {
+      json: { draft_token: draft.body.draft_token, operation: { kind: 'remove', target: '@0' } },
+    });
+    expect([removed.status, removed.body.code]).toEqual([422, 'body_not_allowed']);
+
+    const swapped = await ada<OperationBody>('POST', `/pages/${about}/operations`, {
+      json: {
+        draft_token: draft.body.draft_token,
+        operation: { kind: 'swap', target: '@0', html: '<p id="only">only</p>' },
+        outline: true,
+      },
+    });
+    expect(swapped.status).toBe(200);
+    expect(swapped.body.result).toEqual({ nodes: ['@0'], ids: ['only'] });
+    expect(swapped.body.outline).toEqual([
+      { node: 1, tag: 'p', id: 'only', classes: [], text: 'only' },
+    ]);
+    const after = await ada<DraftBody>('GET', `/pages/${about}/draft`);
+    expect(after.body.html).toContain('<body><p id="only">only</p></body>');
+
+    const undo = await ada<OperationBody>('POST', `/pages/${about}/draft/undo`);
+    expect(undo.status).toBe(200);
+    expect(undo.body.result).toEqual({ nodes: ['@0'], ids: ['about'] });
+    const undone = await ada<DraftBody>('GET', `/pages/${about}/draft`);
+    expect(undone.body.html).toBe(draft.body.html);
+
+    const redo = await ada<OperationBody>('POST', `/pages/${about}/draft/redo`);
+    expect(redo.status).toBe(200);
+    expect(redo.body.result).toEqual({ nodes: ['@0'], ids: ['only'] });
+    expect((await ada<DraftBody>('GET', `/pages/${about}/draft`)).body.html).toBe(after.body.html);
+  });
 });
 
 describe('draft tokens', () => {

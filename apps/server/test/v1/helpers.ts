@@ -22,6 +22,7 @@ export type HistoryBody = Out<typeof v1.History>;
 export type ConfirmationBody = Out<typeof v1.Confirmation>;
 export type ConfirmationsBody = Out<typeof v1.ConfirmationList>;
 export type MembersBody = Out<typeof v1.Members>;
+export type MemberListBody = Out<typeof v1.MemberList>;
 export type LockBody = Out<typeof v1.LockAnswer>;
 export type PagesBody = Out<typeof v1.PageList>;
 export type ProjectsBody = Out<typeof v1.ProjectList>;

@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { readZip } from '@galley/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MembersBody, PagesBody, ProjectBody, ProjectsBody, TestServer } from './helpers.js';
+import type {
+  MemberListBody,
+  MembersBody,
+  PagesBody,
+  ProjectBody,
+  ProjectsBody,
+  TestServer,
+} from './helpers.js';
 import {
   call,
   caller,
@@ -136,6 +143,38 @@ describe('creating projects', () => {
     });
     expect(answer.status).toBe(422);
     expect(answer.body.checks?.archive).toBe('failed');
+  });
+
+  it('answers a plain site over the entry limit with `site.limit`, a project folder with `limits`', async () => {
+    const texts = Array.from({ length: 5000 }, (_, i) => [`f/${i}.txt`, 'x'] as const);
+    const plain = site({ 'index.html': page('Many', '<p>many</p>'), ...Object.fromEntries(texts) });
+    const answer = await call(s, 'POST', '/projects/folder', {
+      token: s.token,
+      client: 'creator',
+      form: zipForm(plain),
+    });
+    expect(answer.status).toBe(422);
+    expect(answer.body.code).toBe('folder_check_failed');
+    expect(answer.body.checks).toEqual({ site: 'failed' });
+    expect(answer.body.violations).toEqual([
+      expect.objectContaining({
+        check: 'site',
+        code: 'site.limit',
+        path: '',
+        expected: 5000,
+        actual: 5001,
+      }),
+    ]);
+
+    const folder = projectFolder('Many', Object.fromEntries(texts));
+    const refused = await call(s, 'POST', '/projects/folder', {
+      token: s.token,
+      client: 'creator',
+      form: zipForm(zipOf(folder)),
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.checks?.limits).toBe('failed');
+    expect(refused.body.violations?.map((v) => v.code)).toEqual(['limits.entries']);
   });
 
   const corpus = new URL(
@@ -328,5 +367,54 @@ describe('members', () => {
       `/projects/${id}/members/${fay.account.accountNumber}`,
     );
     expect(removed.body.members?.map((m) => m.name)).toEqual(['Ada']);
+  });
+
+  it('lists members as a paged list in account-number order; PUT and DELETE answer them all', async () => {
+    const { id } = await createProject(s, s.token);
+    const gus = await s.addAccount('gus-m@example.org', 'Gus');
+    const hal = await s.addAccount('hal-m@example.org', 'Hal');
+    const ada = caller(s, s.token, 'owner');
+    await ada('PUT', `/projects/${id}/members`, {
+      json: { email: hal.account.email, role: 'viewer' },
+    });
+    const put = await ada<MembersBody>('PUT', `/projects/${id}/members`, {
+      json: { email: gus.account.email, role: 'editor' },
+    });
+    const numbers = [s.account, gus.account, hal.account].map((a) => String(a.accountNumber));
+    expect(Object.keys(put.body)).toEqual(['members']);
+    expect(put.body.members?.map((m) => m.id)).toEqual(numbers);
+
+    const all = await ada<MemberListBody>('GET', `/projects/${id}/members`);
+    expect(all.status).toBe(200);
+    expect(all.body).toEqual({ members: put.body.members, next_page_url: null });
+
+    const first = await ada<MemberListBody>('GET', `/projects/${id}/members?per_page=2`);
+    expect(first.body.members.map((m) => m.id)).toEqual(numbers.slice(0, 2));
+    expect(first.body.next_page_url).toMatch(
+      new RegExp(`^${s.url}/api/v1/projects/${id}/members\\?per_page=2&page=`),
+    );
+    const second = await ada<MemberListBody>('GET', first.body.next_page_url!);
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual({ members: [put.body.members![2]], next_page_url: null });
+
+    for (const query of ['per_page=0', 'per_page=201', 'per_page=abc', 'page=bogus', 'page=e30']) {
+      const refused = await ada('GET', `/projects/${id}/members?${query}`);
+      expect([query, refused.status]).toEqual([query, 422]);
+      expect(refused.body.code).toBe('validation_failed');
+    }
+    // A non-member learns nothing, whatever the query (404 before 422).
+    const stranger = await s.addAccount('ivy-m@example.org', 'Ivy');
+    const hidden = await caller(
+      s,
+      stranger.token,
+      'ivy',
+    )('GET', `/projects/${id}/members?per_page=0`);
+    expect(hidden.status).toBe(404);
+
+    const removed = await ada<MembersBody>(
+      'DELETE',
+      `/projects/${id}/members/${gus.account.accountNumber}`,
+    );
+    expect(removed.body).toEqual({ members: [put.body.members![0], put.body.members![2]] });
   });
 });

@@ -1,7 +1,7 @@
 import type { v1 } from '@galley/core';
 import type { z } from 'zod';
 import { byId, fill, h, onSubmit, text } from './dom.js';
-import { library } from './library.js';
+import { allPages, library } from './library.js';
 import type { ProjectView } from './project.js';
 
 type Member = z.output<typeof v1.Member>;
@@ -13,7 +13,10 @@ const roles: readonly Role[] = ['owner', 'editor', 'viewer'];
  * service keeps at least one owner and answers 422 otherwise, which is shown as it comes.
  */
 export async function showMembers(view: ProjectView): Promise<void> {
-  const got = await library().attempt(() => view.client.v1.listMembers(view.projectId));
+  const got = await library().attempt(async () => {
+    const first = await view.client.v1.listMembers(view.projectId, { per_page: 200 });
+    return allPages<Member, 'members'>(view.client, first, 'members');
+  });
   if (!got.ok) return view.report(got.failure);
   const owner = view.project.owner;
   const form = byId<HTMLFormElement>('member-form');
@@ -22,7 +25,7 @@ export async function showMembers(view: ProjectView): Promise<void> {
     form.dataset.bound = 'yes';
     onSubmit(form, (data) => putMember(view, text(data, 'email'), text(data, 'role') as Role));
   }
-  const members = got.value.members ?? [];
+  const members = got.value;
   fill(
     byId('member-list'),
     h(

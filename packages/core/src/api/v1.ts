@@ -61,7 +61,13 @@ export const PageList = z.object({ pages: z.array(Page), next_page_url: z.string
 
 export const Member = z.object({ id: z.string(), name: z.string(), email: z.string(), role: Role });
 export const PutMember = z.strictObject({ email: z.email(), role: Role });
+/** PUT and DELETE members answer every member (null when the caller removed itself). */
 export const Members = z.object({ members: z.array(Member).nullable() });
+/** GET members: a page of members in account-number order. */
+export const MemberList = z.object({
+  members: z.array(Member),
+  next_page_url: z.string().nullable(),
+});
 
 export const LockKind = z.enum(['agent', 'screen']);
 export const PutLock = z.strictObject({ kind: LockKind, label: z.string().max(200) });

@@ -17,7 +17,7 @@ export const draftErrorCodes = {
   },
   body_not_allowed: {
     message:
-      '<body> (@0) can only be a parent: it cannot be moved, removed, duplicated, replaced, swapped or used as `before`.',
+      '<body> (@0) cannot be moved, removed, duplicated, replaced or used as `before`; it can be a parent, and its content can be swapped.',
   },
   not_a_container: {
     message:

@@ -104,10 +104,8 @@ export function plan(page: IndexedPage, operation: Operation): Planned {
       return done(steps, nodes.filter(isElement), [target]);
     }
     case 'swap': {
-      const target = check.notBody(
-        check.resolve(operation.target, 'operation.target'),
-        'operation.target',
-      );
+      // <body> (@0) may be swapped: its content changes, the element itself stays.
+      const target = check.resolve(operation.target, 'operation.target');
       const nodes = check.fragment(operation.html, target, 'operation.target', true);
       if (!target || !nodes) return done([], [], []);
       const steps: Step[] = [];

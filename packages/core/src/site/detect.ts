@@ -35,27 +35,61 @@ export function detectSite(folder: Folder): SiteDetection {
   }
   files.sort();
   ignored.sort();
-  const paths = new Set(files);
-  if (paths.has('project.json')) return { ok: false, reason: 'project_folder' };
-  const root = siteRoot(paths);
-  if (root === undefined) return { ok: false, reason: 'no_index' };
-  if (paths.has(`${root}project.json`)) return { ok: false, reason: 'project_folder' };
-  return { ok: true, layout: { root, files, ignored } };
-}
-
-function siteRoot(files: ReadonlySet<string>): string | undefined {
-  if (files.has('index.html')) return '';
-  const tops = new Set<string>();
-  for (const path of files) {
-    const slash = path.indexOf('/');
-    if (slash < 0) return undefined;
-    tops.add(path.slice(0, slash + 1));
-  }
-  const [only] = tops;
-  return tops.size === 1 && only !== undefined && files.has(`${only}index.html`) ? only : undefined;
+  const found = siteRootOf(files);
+  if (!found.ok) return found;
+  return { ok: true, layout: { root: found.root, files, ignored } };
 }
 
 /** True when the folder is a plain site that `convertSite` accepts. */
 export function isPlainSite(folder: Folder): boolean {
   return detectSite(folder).ok;
+}
+
+type SiteRoot =
+  | { readonly ok: true; readonly root: string }
+  | { readonly ok: false; readonly reason: 'project_folder' | 'no_index' };
+
+/** What decides a wrapping folder: whether it holds `index.html` and `project.json`. */
+interface Top {
+  index: boolean;
+  project: boolean;
+}
+
+/**
+ * The site's root from its paths alone, read one at a time and keeping only what decides it, so
+ * that the names of an archive too large to read can be judged as well (`site/zip.ts`).
+ */
+export function siteRootOf(paths: Iterable<string>): SiteRoot {
+  let rootIndex = false;
+  let rootProject = false;
+  let rootFile = false;
+  // Two wrapping folders already mean no site: a third is never kept.
+  const tops = new Map<string, Top>();
+  for (const path of paths) {
+    if (path.endsWith('/') || isIgnoredByName(path)) continue;
+    const slash = path.indexOf('/');
+    if (slash < 0) {
+      rootFile = true;
+      rootIndex ||= path === 'index.html';
+      rootProject ||= path === 'project.json';
+      continue;
+    }
+    const name = path.slice(0, slash + 1);
+    let top = tops.get(name);
+    if (top === undefined) {
+      if (tops.size >= 2) continue;
+      top = { index: false, project: false };
+      tops.set(name, top);
+    }
+    const rest = path.slice(slash + 1);
+    top.index ||= rest === 'index.html';
+    top.project ||= rest === 'project.json';
+  }
+  if (rootProject) return { ok: false, reason: 'project_folder' };
+  if (rootIndex) return { ok: true, root: '' };
+  const [only] = tops;
+  if (rootFile || tops.size !== 1 || only === undefined || !only[1].index)
+    return { ok: false, reason: 'no_index' };
+  if (only[1].project) return { ok: false, reason: 'project_folder' };
+  return { ok: true, root: only[0] };
 }

@@ -2,4 +2,4 @@ export { siteCodes, siteWarningCodes, type SiteWarningCode } from './codes.js';
 export { detectSite, isPlainSite, type SiteDetection, type SiteLayout } from './detect.js';
 export { convertSite, type ConvertSiteOptions, type SiteConversion } from './convert.js';
 export type { SiteWarning } from './page.js';
-export { convertSiteZip, type ConvertSiteZipOptions } from './zip.js';
+export { convertSiteZip, isPlainSiteZip, type ConvertSiteZipOptions } from './zip.js';

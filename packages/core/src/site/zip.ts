@@ -1,6 +1,8 @@
 import { contracts } from '../report/violation.js';
-import { readZip, isZip, type ZipLimits } from '../zip/index.js';
+import { declaredNames } from '../zip/directory.js';
+import { readZip, isZip, type ReadZipResult, type ZipLimits } from '../zip/index.js';
 import { convertSite, type SiteConversion } from './convert.js';
+import { isPlainSite, siteRootOf } from './detect.js';
 
 export interface ConvertSiteZipOptions {
   /** Decisions §4 limits by default; the folder limits of the result are the same numbers. */
@@ -31,4 +33,16 @@ export function convertSiteZip(
     preViolations: read.violations,
     ...(options.limits ? { limits: options.limits } : {}),
   });
+}
+
+/**
+ * Whether a ZIP, read by `readZip`, is a plain site (decisions §5): judged by the files the
+ * reader accepted, or, when a limit stopped it before it accepted any (too many entries, too
+ * many bytes in all), by the names the central directory declares. So a plain site over any
+ * limit is converted, and answered with `site.limit` (decisions §4, §8), never `limits`.
+ */
+export function isPlainSiteZip(bytes: Uint8Array, read: ReadZipResult): boolean {
+  if (read.folder.size > 0) return isPlainSite(read.folder);
+  if (!read.violations.some((found) => found.check === 'limits')) return false;
+  return siteRootOf(declaredNames(bytes)).ok;
 }

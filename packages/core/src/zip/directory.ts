@@ -40,7 +40,8 @@ const zip64EndRecordBytes = 56;
 const centralHeaderBytes = 46;
 const utf8Flag = 0x0800;
 
-const fatal = (...violations: Violation[]): DirectoryResult => ({ ok: false, violations });
+type Fatal = Extract<DirectoryResult, { ok: false }>;
+const fatal = (...violations: Violation[]): Fatal => ({ ok: false, violations });
 const archiveLevel = { path: '' } as const;
 
 interface EndRecordSearch {
@@ -225,12 +226,21 @@ function startsWithLocalHeader(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && u32(bytes, 0) === signatures.local;
 }
 
+/** Where the central directory lies, before any record is parsed. */
+interface DirectoryPlace {
+  readonly end: EndValues;
+  readonly start: number;
+  readonly findings: readonly Violation[];
+}
+
 /**
- * Reads the end records and the whole central directory without touching entry data. Anything
- * that makes the directory untrustworthy ends reading here; `maxEntries` is enforced before a
- * single record is parsed.
+ * Finds the central directory from the end records, refusing an archive that claims more than
+ * `maxEntries` records before a single one is parsed.
  */
-export function readCentralDirectory(bytes: Uint8Array, maxEntries: number): DirectoryResult {
+function locateDirectory(
+  bytes: Uint8Array,
+  maxEntries: number,
+): { readonly ok: true; readonly place: DirectoryPlace } | Fatal {
   const search = findEndRecord(bytes);
   if (search === undefined) {
     return fatal(
@@ -282,6 +292,18 @@ export function readCentralDirectory(bytes: Uint8Array, maxEntries: number): Dir
           }),
     );
   }
+  return { ok: true, place: { end, start, findings } };
+}
+
+/**
+ * Reads the end records and the whole central directory without touching entry data. Anything
+ * that makes the directory untrustworthy ends reading here; `maxEntries` is enforced before a
+ * single record is parsed.
+ */
+export function readCentralDirectory(bytes: Uint8Array, maxEntries: number): DirectoryResult {
+  const located = locateDirectory(bytes, maxEntries);
+  if (!located.ok) return located;
+  const { end, start, findings } = located.place;
   const records: CentralRecord[] = [];
   let at = start;
   for (let index = 0; index < end.entries; index++) {
@@ -299,4 +321,23 @@ export function readCentralDirectory(bytes: Uint8Array, maxEntries: number): Dir
     );
   }
   return { ok: true, directory: { records, start, findings } };
+}
+
+/**
+ * The names the central directory declares, one record at a time and none kept: what an archive
+ * says it holds when reading it stopped at a limit (too many entries) before any entry was
+ * judged. Bounded by the archive's bytes, not by its entry count; ends quietly where the
+ * directory is damaged (readCentralDirectory reports that). Names that do not decode are skipped.
+ */
+export function* declaredNames(bytes: Uint8Array): Generator<string, void, undefined> {
+  const located = locateDirectory(bytes, Number.POSITIVE_INFINITY);
+  if (!located.ok) return;
+  const { end, start } = located.place;
+  let at = start;
+  for (let index = 0; index < end.entries; index++) {
+    const record = readRecord(bytes, at, end.end);
+    if ('code' in record) return;
+    if (record.name !== undefined) yield record.name;
+    at = recordEnd(bytes, at);
+  }
 }

@@ -77,16 +77,21 @@ describe('move_into_self', () => {
   });
 });
 
-describe('body_not_allowed: <body> can only be a parent', () => {
+describe('body_not_allowed: <body> cannot be removed, moved, duplicated or replaced', () => {
   it.each([
     [{ kind: 'move', target: '@0', parent: '#m' }, 'operation.target'],
     [{ kind: 'remove', target: '@0' }, 'operation.target'],
     [{ kind: 'duplicate', target: '@0' }, 'operation.target'],
     [{ kind: 'replace', target: '@0', html: '<p>x</p>' }, 'operation.target'],
-    [{ kind: 'swap', target: '@0', html: '<p>x</p>' }, 'operation.target'],
     [{ kind: 'insert', parent: '@0', before: '@0', html: '<p>x</p>' }, 'operation.before'],
   ])('%j → %s', (operation, field) => {
     expect(refuse(operation)).toEqual([{ code: 'body_not_allowed', field }]);
+  });
+
+  it('says what is refused and that the content of <body> can be swapped', () => {
+    const message = draftErrorCodes.body_not_allowed.message;
+    expect(message).toMatch(/moved, removed, duplicated, replaced or used as `before`/);
+    expect(message).toMatch(/content can be swapped/);
   });
 
   it('also when <body> is named by its id', () => {

@@ -41,4 +41,15 @@ describe('a page written without a <body> tag', () => {
     const rebuilt = Draft.rebuild(pages[0]!, draft.log());
     expect(rebuilt.ok && rebuilt.draft.html()).toBe(before);
   });
+
+  it('swaps the content of the implied body (@0), and undo restores it', () => {
+    const draft = open(pages[1]!);
+    const before = draft.html();
+    expect(
+      accepted(draft.apply({ kind: 'swap', target: '@0', html: '<p id="n">new</p>' })),
+    ).toEqual({ nodes: ['@0'], ids: ['n'] });
+    expect(draft.outline().map((e) => [e.node, e.tag, e.id])).toEqual([[1, 'p', 'n']]);
+    accepted(draft.undo());
+    expect(draft.html()).toBe(before);
+  });
 });

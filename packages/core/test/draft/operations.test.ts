@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Draft as DraftClass } from '@galley/core';
 import { accepted, bodyOf, draftOf, draftOfPage } from './support/drafts.js';
 
 // Outline of this body: @1 main, @2 h1#t, @3 p#a, @4 p#b, @5 em, @6 footer#f.
@@ -163,6 +164,47 @@ describe('swap', () => {
     const draft = draftOf('<p id="a">old <b>x</b></p>');
     accepted(draft.apply({ kind: 'swap', target: '#a', html: '' }));
     expect(bodyOf(draft)).toBe('<p id="a"></p>');
+  });
+
+  it('replaces the content of <body> (@0); the body and its attributes stay; undo and redo', () => {
+    const html = `<!DOCTYPE html><html><head><title>t</title></head><body class="home" data-x="1">\n${page}\n<!-- end -->\n</body></html>`;
+    const draft = draftOfPage(html);
+    const before = draft.outline();
+    const result = accepted(
+      draft.apply({ kind: 'swap', target: '@0', html: '<p id="only">only</p>' }),
+    );
+    expect(result).toEqual({ nodes: ['@0'], ids: ['only'] });
+    expect(draft.html()).toBe(
+      '<!DOCTYPE html><html><head><title>t</title></head><body class="home" data-x="1"><p id="only">only</p></body></html>',
+    );
+    expect(draft.outline()).toEqual([{ node: 1, tag: 'p', id: 'only', classes: [], text: 'only' }]);
+
+    // Undo restores the old content exactly, text and comment nodes included.
+    expect(accepted(draft.undo())).toEqual({ nodes: ['@0'], ids: ['m', 't', 'a', 'b', 'f'] });
+    expect(draft.html()).toBe(html);
+    expect(draft.outline()).toEqual(before);
+    expect([draft.canUndo, draft.canRedo]).toEqual([false, true]);
+
+    expect(accepted(draft.redo())).toEqual({ nodes: ['@0'], ids: ['only'] });
+    expect(draft.html()).toContain('<body class="home" data-x="1"><p id="only">only</p></body>');
+    expect(draft.outline()).toHaveLength(1);
+    accepted(draft.undo());
+    expect(draft.html()).toBe(html);
+  });
+
+  it('empties <body> with an empty fragment, and rebuilds from its log', () => {
+    const draft = draftOf(page);
+    accepted(draft.apply({ kind: 'swap', target: '@0', html: '' }));
+    expect(bodyOf(draft)).toBe('');
+    expect(draft.outline()).toEqual([]);
+    accepted(draft.apply({ kind: 'insert', parent: '@0', html: '<h2 id="n">new</h2>' }));
+    const base = `<!DOCTYPE html><html><head><title>t</title></head><body>${page}</body></html>`;
+    const rebuilt = DraftClass.rebuild(base, draft.log());
+    if (!rebuilt.ok) return expect.fail(JSON.stringify(rebuilt.errors));
+    expect(rebuilt.draft.html()).toBe(draft.html());
+    accepted(draft.undo());
+    accepted(draft.undo());
+    expect(bodyOf(draft)).toBe(page);
   });
 });
 

@@ -1,6 +1,13 @@
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { convertSite, convertSiteZip, readZip, violation, writeZip } from '@galley/core';
+import {
+  convertSite,
+  convertSiteZip,
+  isPlainSiteZip,
+  readZip,
+  violation,
+  writeZip,
+} from '@galley/core';
 import { converted, folderOf, page, png, refused } from './helpers.js';
 
 const latin1 = Uint8Array.from([...'<title>Caf\xe9</title>'].map((c) => c.charCodeAt(0)));
@@ -113,5 +120,52 @@ describe('convertSiteZip', () => {
     if (result.ok) return expect.fail('converted');
     expect(result.report.checks).toEqual({ archive: 'failed' });
     expect(result.report.violations.map((v) => v.check)).toEqual(['archive']);
+  });
+});
+
+describe('isPlainSiteZip: a plain site over a limit is still a plain site (decisions §4, §8)', () => {
+  const encoder = new TextEncoder();
+  const zipOf = (files: Record<string, string>) =>
+    writeZip(new Map(Object.entries(files).map(([path, text]) => [path, encoder.encode(text)])));
+  const texts = (prefix: string, count: number) =>
+    Object.fromEntries(Array.from({ length: count }, (_, i) => [`${prefix}${i}.txt`, 'x']));
+
+  it('judges an archive with too many entries by the names it declares', () => {
+    const zip = zipOf({ 'index.html': page('Home'), ...texts('', 5) });
+    const read = readZip(zip, { limits: { maxEntries: 3 } });
+    expect(read.folder.size).toBe(0);
+    expect(read.violations.map((v) => v.code)).toEqual(['limits.entries']);
+    expect(isPlainSiteZip(zip, read)).toBe(true);
+    const violations = refused(convertSite(read.folder, { preViolations: read.violations }));
+    expect(violations.map((v) => [v.check, v.code, v.path, v.expected, v.actual])).toEqual([
+      ['site', 'site.limit', '', 3, 6],
+    ]);
+    expect(refused(convertSiteZip(zip, { limits: { maxEntries: 3 } }))).toEqual(violations);
+  });
+
+  it('finds the wrapping folder and project.json among the declared names as well', () => {
+    const limits = { maxEntries: 3 };
+    const wrapped = zipOf({ 'site/index.html': page('Home'), ...texts('site/', 5) });
+    expect(isPlainSiteZip(wrapped, readZip(wrapped, { limits }))).toBe(true);
+    const project = zipOf({ 'project.json': '{}', 'index.html': page('Home'), ...texts('', 5) });
+    expect(isPlainSiteZip(project, readZip(project, { limits }))).toBe(false);
+    const noIndex = zipOf({ 'home.html': page('Home'), ...texts('', 5) });
+    expect(isPlainSiteZip(noIndex, readZip(noIndex, { limits }))).toBe(false);
+  });
+
+  it('does the same for the total size, and judges a readable archive by what was read', () => {
+    const zip = zipOf({ 'index.html': page('Home'), 'a.txt': 'x'.repeat(500) });
+    const read = readZip(zip, { limits: { maxTotalBytes: 300 } });
+    expect(read.violations.map((v) => v.code)).toEqual(['limits.total_size']);
+    expect(isPlainSiteZip(zip, read)).toBe(true);
+    expect(isPlainSiteZip(zip, readZip(zip))).toBe(true);
+    const project = zipOf({ 'project.json': '{}', 'index.html': page('Home') });
+    expect(isPlainSiteZip(project, readZip(project))).toBe(false);
+  });
+
+  it('does not take a damaged archive with nothing read for a site', () => {
+    const zip = zipOf({ 'index.html': page('Home') });
+    const damaged = zip.slice(0, zip.length - 4);
+    expect(isPlainSiteZip(damaged, readZip(damaged))).toBe(false);
   });
 });

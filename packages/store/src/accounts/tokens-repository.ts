@@ -8,6 +8,8 @@ import type { CachedToken } from './token-cache.js';
 /** `glly_` + 43 base64url characters (32 random bytes). */
 export const TOKEN_PATTERN = /^glly_[A-Za-z0-9_-]{43}$/;
 export const DEFAULT_TOKEN_DAYS = 90;
+/** The longest validity a token may be issued with (decisions §2: tokens are valid 90 days). */
+export const MAX_TOKEN_DAYS = 90;
 /** Characters of the token kept in clear for listings: `glly_` and 8 more. */
 const PREFIX_LENGTH = 13;
 /** last_used_at is written at most this often per token, so reads stay reads. */
@@ -50,11 +52,18 @@ export class TokensRepository {
     this.#scope = scope;
   }
 
-  /** Issues a token; the clear token is returned here once and never stored. */
+  /**
+   * Issues a token valid for `days` (1 to MAX_TOKEN_DAYS, DEFAULT_TOKEN_DAYS when absent); the
+   * clear token is returned here once and never stored. Callers validate `days` first: a value
+   * outside the range is a programming error here.
+   */
   async issue(input: {
     accountNumber: number;
     days?: number;
   }): Promise<{ token: string; record: TokenRecord }> {
+    const days = input.days ?? DEFAULT_TOKEN_DAYS;
+    if (!Number.isInteger(days) || days < 1 || days > MAX_TOKEN_DAYS)
+      throw new RangeError(`a token is valid for 1 to ${MAX_TOKEN_DAYS} days, not ${days}`);
     const token = `glly_${randomSecret(32)}`;
     const now = this.#scope.clock.now();
     const record: TokenRecord = {
@@ -62,7 +71,7 @@ export class TokensRepository {
       accountNumber: input.accountNumber,
       prefix: token.slice(0, PREFIX_LENGTH),
       createdAt: isoTime(now),
-      expiresAt: isoTime(addSeconds(now, (input.days ?? DEFAULT_TOKEN_DAYS) * 86_400)),
+      expiresAt: isoTime(addSeconds(now, days * 86_400)),
       lastUsedAt: null,
       revokedAt: null,
     };

@@ -23,15 +23,23 @@ export class MembersRepository {
     this.#scope = scope;
   }
 
-  /** Members in account-number order. */
-  async list(projectId: string): Promise<MemberRecord[]> {
-    const rows = await this.#scope.db
+  /**
+   * Members in account-number order: all of them, or a page of at most `limit` after the
+   * account number `after`.
+   */
+  async list(
+    projectId: string,
+    options: { limit?: number; after?: number } = {},
+  ): Promise<MemberRecord[]> {
+    let query = this.#scope.db
       .selectFrom('project_members as m')
       .innerJoin('accounts as a', 'a.account_number', 'm.account_number')
       .select(['m.account_number', 'a.name', 'a.email', 'm.role'])
-      .where('m.project_id', '=', projectId)
-      .orderBy('m.account_number')
-      .execute();
+      .where('m.project_id', '=', projectId);
+    if (options.after !== undefined) query = query.where('m.account_number', '>', options.after);
+    query = query.orderBy('m.account_number');
+    if (options.limit !== undefined) query = query.limit(options.limit);
+    const rows = await query.execute();
     return rows.map((row) => ({
       accountNumber: row.account_number,
       name: row.name,

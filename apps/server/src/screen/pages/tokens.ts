@@ -1,3 +1,4 @@
+import { DEFAULT_TOKEN_DAYS, MAX_TOKEN_DAYS } from '@galley/store';
 import type { TokenRecord } from '@galley/store';
 import { html } from '../html.js';
 import type { SafeHtml } from '../html.js';
@@ -70,7 +71,15 @@ export function tokensBody(tokens: readonly TokenRecord[], now: Date): SafeHtml 
       <form id="issue-token-form" method="post" action="/auth/tokens">
         <p>
           <label for="token-days">Valid for (days)</label>
-          <input id="token-days" name="days" type="number" min="1" max="365" value="90" required />
+          <input
+            id="token-days"
+            name="days"
+            type="number"
+            min="1"
+            max="${String(MAX_TOKEN_DAYS)}"
+            value="${String(DEFAULT_TOKEN_DAYS)}"
+            required
+          />
         </p>
         <p><button type="submit">Issue token</button></p>
       </form>

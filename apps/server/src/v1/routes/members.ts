@@ -1,13 +1,17 @@
-import { v1 } from '@galley/core';
+import { PageQuery, v1 } from '@galley/core';
+import { z } from 'zod';
 import type { ApiRouter } from '../../openapi/api-router.js';
 import { holderOf, projectFor, refuseForeignLock, requireRole } from '../access.js';
 import type { V1Context } from '../context.js';
 import { memberBody } from '../present.js';
 import { v1Problem } from '../problems.js';
 import { MemberParams, ProjectParams } from '../schemas.js';
+import { decodeCursor, encodeCursor } from '../urls.js';
 import { notFound, writeResponses } from './projects.js';
 
 const tags = ['Members'];
+/** Cursor of the member list: the account number the next page continues after. */
+const MemberCursor = z.strictObject({ after: z.number().int().min(1) });
 
 /** Members: any member reads; an owner changes; anyone may leave; one owner always stays. */
 export function memberRoutes(api: ApiRouter, ctx: V1Context): void {
@@ -19,14 +23,31 @@ export function memberRoutes(api: ApiRouter, ctx: V1Context): void {
     {
       method: 'get',
       path: '/projects/{id}/members',
-      summary: 'Members with their roles',
+      summary: 'Members with their roles, in account-number order',
       tags,
       params: ProjectParams,
-      responses: { 200: { description: 'The members', schema: v1.Members }, 404: notFound },
+      query: PageQuery,
+      responses: {
+        200: { description: 'A page of members', schema: v1.MemberList },
+        404: notFound,
+      },
     },
-    async ({ req, res, params }) => {
-      await projectFor(ctx, req, params.id, 'read');
-      res.json(await list(params.id));
+    async ({ req, res, params, query }) => {
+      const { project } = await projectFor(ctx, req, params.id, 'read');
+      const { per_page, page } = query();
+      const after = decodeCursor(MemberCursor, page)?.after;
+      const rows = await ctx.store.projectMembers.list(project.id, {
+        limit: per_page + 1,
+        ...(after !== undefined ? { after } : {}),
+      });
+      const shown = rows.slice(0, per_page);
+      const last = shown.at(-1);
+      const cursor =
+        rows.length > per_page && last ? encodeCursor({ after: last.accountNumber }) : null;
+      res.json({
+        members: shown.map(memberBody),
+        next_page_url: ctx.urls.nextPage(`/projects/${project.id}/members`, per_page, cursor),
+      });
     },
   );
 

@@ -3,7 +3,7 @@ import {
   checkFolder,
   checkZip,
   convertSite,
-  isPlainSite,
+  isPlainSiteZip,
   isZip,
   readZip,
 } from '@galley/core';
@@ -19,13 +19,13 @@ export type Intake =
 
 /**
  * Rule 1 and 2 of the Projects endpoints: a ZIP with `index.html` and no `project.json` is a
- * plain site, converted; anything else must be a project folder passing every check. Bytes that
- * are not a ZIP fail the `archive` check.
+ * plain site, converted (its limits, the entry count included, are `site.limit`); anything else
+ * must be a project folder passing every check. Bytes that are not a ZIP fail the `archive` check.
  */
 export function intakeZip(bytes: Uint8Array): Intake {
   if (!isZip(bytes)) return { ok: false, report: checkZip(bytes) };
   const read = readZip(bytes);
-  if (isPlainSite(read.folder)) {
+  if (isPlainSiteZip(bytes, read)) {
     const converted = convertSite(read.folder, { preViolations: read.violations });
     if (!converted.ok) return { ok: false, report: converted.report };
     // The conversion promises a folder that passes: checked again, never trusted blindly.

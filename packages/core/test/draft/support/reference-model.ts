@@ -265,7 +265,7 @@ export class ReferenceDraft {
         return nodes.filter(isTag);
       }
       case 'swap': {
-        const target = notBody(resolve(op.target, 'operation.target'), 'operation.target');
+        const target = resolve(op.target, 'operation.target');
         const nodes = nodesFor(target, 'operation.target', true);
         if (!target || !nodes || errors.length) return undefined;
         for (const child of [...target.children]) removeElement(child);
