@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppOptions, GalleyApp } from './app.js';
 import { createApp } from './app.js';
+import { answerClientError } from './http/client-error.js';
 
 export interface StartOptions extends AppOptions {
   host?: string;
@@ -42,6 +43,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     throw error;
   }
   server.on('request', galley.app);
+  server.on('clientError', answerClientError);
   let closing: Promise<void> | undefined;
   return {
     url,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -58,6 +58,17 @@ describe('DiskByteStore', () => {
     }
     await expect(bytes.put(broken())).rejects.toThrow('connection reset');
     expect(await readdir(join(dir, 'bytes', 'tmp'))).toEqual([]);
+  });
+
+  it('removes on opening the temporary files a crash left, not ones still being written', async () => {
+    const tmp = join(dir, 'bytes', 'tmp');
+    const hourAndMore = new Date(Date.now() - 61 * 60 * 1000);
+    await writeFile(join(tmp, 'left-by-a-crash.part'), 'half');
+    await utimes(join(tmp, 'left-by-a-crash.part'), hourAndMore, hourAndMore);
+    await writeFile(join(tmp, 'being-written.part'), 'half');
+    await new DiskByteStore(join(dir, 'bytes')).init();
+    expect(await readdir(tmp)).toEqual(['being-written.part']);
+    await rm(join(tmp, 'being-written.part'));
   });
 
   it('deletes', async () => {

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { HttpProblem, problem, sendProblem } from './problem.js';
@@ -19,6 +20,11 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.destroy();
       return;
     }
+    if (isClientGone(error, req)) {
+      // Nothing to answer and nothing wrong here: the request log records "request aborted".
+      res.destroy();
+      return;
+    }
     if (known) {
       // The rest of an unread body is not worth reading after an error about it.
       if (known.status === 413) res.setHeader('Connection', 'close');
@@ -28,6 +34,11 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     logger.error({ err: error, reqId: req.id }, 'unexpected error');
     sendProblem(res, problem(500, 'internal_error', 'The server could not answer this request.'));
   };
+}
+
+/** The error a request raises when its client disconnects before the body is in. */
+function isClientGone(error: unknown, req: IncomingMessage): boolean {
+  return (error as { code?: unknown } | null)?.code === 'ECONNRESET' && !req.complete;
 }
 
 /** Errors raised by body-parser, the router or http-errors carry `type`/`status` and `expose`. */

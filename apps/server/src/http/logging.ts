@@ -48,7 +48,8 @@ export function requestLogger(logger: Logger): RequestHandler {
           reqId: req.id,
           method: req.method,
           url: req.originalUrl,
-          status: res.statusCode,
+          // A client gone before the answer started got no status at all.
+          status: res.headersSent ? res.statusCode : null,
           responseTime: Math.round((performance.now() - started) * 1000) / 1000,
         },
         res.writableFinished ? 'request completed' : 'request aborted',

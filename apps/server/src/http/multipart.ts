@@ -67,6 +67,7 @@ export async function streamMultipart<T>(
     if (Object.hasOwn(fields, name)) addFieldError(unexpected, name, 'given more than once');
     else fields[name] = value;
   });
+  let reading: Readable | null = null;
   let finish: () => void = () => undefined;
   const finished = new Promise<void>((resolve, reject) => {
     finish = resolve;
@@ -75,6 +76,11 @@ export async function streamMultipart<T>(
       reject(problem(400, 'invalid_multipart', 'The multipart body is malformed.')),
     );
     req.on('error', reject);
+    // A client gone mid-file never lets busboy end that file: end it here, so its consumer
+    // stops (and removes what it wrote) instead of waiting forever on an open file.
+    req.on('close', () => {
+      if (!req.complete) reading?.destroy(new Error('the request ended before its body'));
+    });
   });
   /** Stops reading at the first overflow: the rest of the body is drained, never parsed. */
   const stopReading = () => {
@@ -96,6 +102,7 @@ export async function streamMultipart<T>(
       return;
     }
     fileSeen = true;
+    reading = stream;
     const fileInfo = { field: name, filename: info.filename ?? '', mimeType: info.mimeType };
     consuming = onFile(limited(stream, options.maxFileBytes), fileInfo).then(
       (result) => {
@@ -123,8 +130,11 @@ export async function streamMultipart<T>(
   }
 
   req.pipe(parser);
-  await finished;
-  await consuming;
+  try {
+    await finished;
+  } finally {
+    await consuming;
+  }
   if (state.failure) throw state.failure;
   if (Object.keys(unexpected).length) {
     throw new HttpProblem({

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from './harness.js';
 import type { TestServer } from './harness.js';
@@ -85,6 +86,30 @@ describe('answers', () => {
       404,
       'not_found',
     );
+  });
+
+  it('requests the HTTP parser refuses are problems too, and the connection closes', async () => {
+    /** Sends `request` raw and reads everything until the server closes the connection. */
+    const raw = async (request: string) => {
+      const { hostname, port } = new URL(s.url);
+      const socket = connect(Number(port), hostname);
+      socket.end(request);
+      const chunks: Buffer[] = [];
+      for await (const chunk of socket) chunks.push(chunk as Buffer);
+      const [head = '', body = ''] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
+      return { head, body: JSON.parse(body) as Record<string, unknown> };
+    };
+    for (const [request, status, code] of [
+      ['FOO / HTTP/1.1\r\nhost: x\r\n\r\n', 400, 'bad_request'],
+      ['GET / HTTP/1.1\r\nBad Header\r\n\r\n', 400, 'bad_request'],
+      [`GET /${'a'.repeat(20_000)} HTTP/1.1\r\nhost: x\r\n\r\n`, 431, 'headers_too_large'],
+    ] as const) {
+      const { head, body } = await raw(request);
+      expect(head.split('\r\n')[0]).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
+      expect(head.toLowerCase()).toContain('content-type: application/problem+json');
+      expect(head.toLowerCase()).toContain('cache-control: private, no-store');
+      expect(body).toMatchObject({ status, code, type: `urn:galley:problem:${code}` });
+    }
   });
 
   it('malformed JSON is 400 malformed_json; JSON of the wrong type is 422', async () => {

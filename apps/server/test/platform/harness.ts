@@ -1,6 +1,7 @@
 // A real server on loopback over a real SQLite file in a temporary folder, with a TestClock and
 // one account with a token. Other server tests may import this by relative path.
 import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestClock, openStore } from '@galley/store';
@@ -74,4 +75,44 @@ export async function startTestServer(
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Starts a multipart upload of one file field on a raw socket, sends `sentBytes` of the file out
+ * of the many more it declares, then disconnects: a client gone mid-file.
+ */
+export async function cutOffUpload(
+  s: TestServer,
+  path: string,
+  options: { field: string; fields?: Record<string, string>; headers?: Record<string, string> },
+  sentBytes: number,
+): Promise<void> {
+  const boundary = 'cut-off-boundary';
+  const parts = Object.entries(options.fields ?? {}).map(
+    ([name, value]) =>
+      `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  const head = `${parts.join('')}--${boundary}\r\ncontent-disposition: form-data; name="${options.field}"; filename="x.png"\r\ncontent-type: application/octet-stream\r\n\r\n`;
+  const { hostname, port } = new URL(s.url);
+  const socket = connect(Number(port), hostname);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  const headers = {
+    host: `${hostname}:${port}`,
+    authorization: `Bearer ${s.token}`,
+    'content-type': `multipart/form-data; boundary=${boundary}`,
+    'content-length': String(head.length + sentBytes * 10),
+    ...options.headers,
+  };
+  socket.write(
+    `POST ${path} HTTP/1.1\r\n${Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}`)
+      .join('\r\n')}\r\n\r\n${head}`,
+  );
+  await new Promise<void>((resolve) => socket.write(new Uint8Array(sentBytes), () => resolve()));
+  // Long enough for the server to start writing the file before the client goes.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  socket.destroy();
 }

@@ -2,7 +2,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@galley/server';
-import { startTestServer } from './harness.js';
+import { cutOffUpload, startTestServer } from './harness.js';
 import type { TestServer } from './harness.js';
 
 const lines: Array<Record<string, unknown>> = [];
@@ -15,14 +15,20 @@ const sink = new Writable({
   },
 });
 
-async function loggedFor(level: string, requests: (s: TestServer) => Promise<void>) {
+afterAll(() => sink.destroy());
+
+async function loggedFor(
+  level: string,
+  requests: (s: TestServer) => Promise<void>,
+  msg = 'request completed',
+) {
   lines.length = 0;
   const s = await startTestServer({}, undefined, createLogger(level, sink));
   try {
     await requests(s);
     // The line is written when the answer has been sent: give the server a moment.
     await new Promise((resolve) => setTimeout(resolve, 50));
-    return lines.filter((line) => line.msg === 'request completed');
+    return lines.filter((line) => line.msg === msg);
   } finally {
     await s.close();
   }
@@ -40,7 +46,6 @@ describe('request log', () => {
     atInfo = await loggedFor('info', requests);
     atWarn = await loggedFor('warn', requests);
   });
-  afterAll(() => sink.destroy());
 
   it('writes one line per request with id, method, URL, status and duration', () => {
     expect(atInfo).toHaveLength(2);
@@ -60,5 +65,21 @@ describe('request log', () => {
     expect(text).not.toContain('Bearer');
     expect(text).not.toContain('glly_');
     expect(text).not.toContain('secret-cookie');
+  });
+});
+
+describe('a client gone before its answer', () => {
+  it('is one warning line without a status, never an error', async () => {
+    const upload = (s: TestServer) =>
+      cutOffUpload(
+        s,
+        '/api/v1/projects/folder',
+        { field: 'zip', headers: { 'x-editor-client': 'gone' } },
+        64 * 1024,
+      );
+    const aborted = await loggedFor('info', upload, 'request aborted');
+    expect(aborted).toHaveLength(1);
+    expect(aborted[0]).toMatchObject({ level: 40, method: 'POST', status: null });
+    expect(lines.filter((line) => Number(line.level) >= 50)).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytesDirOf } from '@galley/store';
 import type { Call, TestServer } from './helpers.js';
 import { clientOf, createImage, key, png, startTestServer, uploadBlob } from './helpers.js';
+import { cutOffUpload } from '../platform/harness.js';
 
 let s: TestServer;
 let call: Call;
@@ -287,6 +288,17 @@ describe('multipart uploads', () => {
     const twoFiles = form(fields(), [png(2, 2), 'a.png']);
     twoFiles.append('file', new Blob([png(3, 3)]), 'b.png');
     await refused(422, () => call('POST', '/assets', { body: twoFiles }), 'file');
+  });
+
+  it('keeps no temporary file when the client goes mid-file, and answers the next request', async () => {
+    const before = await stored();
+    await cutOffUpload(s, '/api/v2/assets', { field: 'file', fields: fields() }, 200_000);
+    // The server notices the closed connection on its own schedule: wait for it, boundedly.
+    for (let tries = 0; tries < 50 && (await stored()).length !== before.length; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(await stored()).toEqual(before);
+    expect((await call('GET', '/assets')).status).toBe(200);
   });
 
   it('keeps bytes another asset already had when an upload of them is refused', async () => {

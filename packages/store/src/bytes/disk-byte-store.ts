@@ -1,11 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { ByteRange, ByteSource, ByteStore, PutResult } from './byte-store.js';
 import { isSha256Hex } from './byte-store.js';
+
+/** How long a temporary file must have been left untouched to count as abandoned. */
+const ABANDONED_AFTER_MS = 60 * 60 * 1000;
 
 /** Large reads: serving a 50 MB file in 64 KiB chunks spent its time on per-chunk overhead. */
 const READ_CHUNK_BYTES = 1024 * 1024;
@@ -23,8 +26,28 @@ export class DiskByteStore implements ByteStore {
     this.#tmp = join(root, 'tmp');
   }
 
+  /** Creates the folders and removes what writes cut off by a crash left behind. */
   async init(): Promise<void> {
     await mkdir(this.#tmp, { recursive: true });
+    await this.#removeAbandoned();
+  }
+
+  /**
+   * A temporary file nothing has written to for an hour belongs to no live write: every write
+   * touches it, and an HTTP request is timed out long before. Younger ones may be another
+   * process's upload in progress (the CLI and a server share a data folder), so they stay.
+   */
+  async #removeAbandoned(): Promise<void> {
+    const cutoff = Date.now() - ABANDONED_AFTER_MS;
+    for (const name of await readdir(this.#tmp)) {
+      if (!name.endsWith('.part')) continue;
+      const path = join(this.#tmp, name);
+      const modified = await stat(path).then(
+        (found) => found.mtimeMs,
+        () => Number.POSITIVE_INFINITY, // gone meanwhile: its write finished
+      );
+      if (modified < cutoff) await rm(path, { force: true });
+    }
   }
 
   pathOf(sha256: string): string {

@@ -1,0 +1,34 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import { problem, PROBLEM_CONTENT_TYPE } from './problem.js';
+
+/**
+ * What Node's HTTP parser refuses before any route runs (a malformed request line or header,
+ * headers past the size limit, a request that took too long) answered like every other error:
+ * a problem with `Cache-Control: private, no-store`, then the connection is closed (the parser
+ * cannot find where the next request would start). Node's default answers a bare status line.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const refusal =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? problem(431, 'headers_too_large', 'The request line or headers are too large.')
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? problem(408, 'request_timeout', 'The request was not received in time.')
+        : problem(400, 'bad_request', 'The request is not valid HTTP.');
+  const body = JSON.stringify(refusal.toBody());
+  socket.end(
+    [
+      `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}`,
+      `Content-Type: ${PROBLEM_CONTENT_TYPE}`,
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Cache-Control: private, no-store',
+      'Connection: close',
+      '',
+      body,
+    ].join('\r\n'),
+  );
+}
