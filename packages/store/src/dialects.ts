@@ -2,6 +2,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, PostgresDialect, SqliteDialect, SqliteDriver } from 'kysely';
 import type { DatabaseConnection, Dialect, Driver } from 'kysely';
 import pg from 'pg';
+import type { WriteStamp } from './unchanged-reads.js';
 
 /** Milliseconds a writer waits for another process (the CLI, a second server) to finish. */
 const BUSY_TIMEOUT_MS = 10_000;
@@ -30,14 +31,17 @@ class ImmediateSqliteDialect extends SqliteDialect {
 }
 
 /**
- * The SQLite dialect, and `changeStamp`: the connection's `data_version`, which changes whenever
- * another connection (the CLI, a second server) commits; undefined until the connection opens.
+ * The SQLite dialect; `changeStamp`: the connection's `data_version`, which changes whenever
+ * another connection (the CLI, a second server) commits; `writeStamp`: that and the rows this
+ * connection has written (`total_changes()`). Both undefined until the connection opens.
  */
 export function sqliteDialect(file: string): {
   dialect: Dialect;
   changeStamp: () => number | undefined;
+  writeStamp: () => WriteStamp | undefined;
 } {
   let dataVersion: SqliteDatabase.Statement | undefined;
+  let totalChanges: SqliteDatabase.Statement | undefined;
   const dialect = new ImmediateSqliteDialect(() => {
     const db = new SqliteDatabase(file);
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
@@ -45,10 +49,16 @@ export function sqliteDialect(file: string): {
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     dataVersion = db.prepare('pragma data_version').pluck();
+    totalChanges = db.prepare('select total_changes()').pluck();
     cachePreparedStatements(db);
     return Promise.resolve(db);
   });
-  return { dialect, changeStamp: () => dataVersion?.get() as number | undefined };
+  const changeStamp = () => dataVersion?.get() as number | undefined;
+  const writeStamp = () =>
+    dataVersion && totalChanges
+      ? { dataVersion: dataVersion.get() as number, changes: totalChanges.get() as number }
+      : undefined;
+  return { dialect, changeStamp, writeStamp };
 }
 
 const STATEMENT_CACHE_SIZE = 1000;

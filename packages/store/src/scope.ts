@@ -3,6 +3,8 @@ import type { TokenCache } from './accounts/token-cache.js';
 import type { ByteStore } from './bytes/byte-store.js';
 import type { Clock } from './clock.js';
 import type { Database } from './database.js';
+import type { ProjectAccess } from './projects/projects-repository.js';
+import type { UnchangedReads } from './unchanged-reads.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -17,6 +19,8 @@ export interface RepoScope {
   readonly bytes: ByteStore;
   /** Valid API tokens, shared by every scope of one store. */
   readonly tokenCache: TokenCache;
+  /** The account's access to a project, by `projectId accountNumber`, shared likewise. */
+  readonly accessReads: UnchangedReads<ProjectAccess | null>;
   /**
    * Runs `fn` in one transaction; inside an open transaction it joins it (no nesting). On SQLite
    * the transaction takes the write lock at once (BEGIN IMMEDIATE), so writers queue instead of

@@ -7,6 +7,8 @@ import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Database } from './database.js';
 import { TokenCache } from './accounts/token-cache.js';
+import type { ProjectAccess } from './projects/projects-repository.js';
+import { UnchangedReads } from './unchanged-reads.js';
 import { postgresDialect, sqliteDialect } from './dialects.js';
 import { migrateToLatest } from './migrations/migrate.js';
 import type { Repositories } from './repositories.js';
@@ -51,18 +53,21 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   let bytes: DiskByteStore;
   let db: Kysely<Database>;
   let tokenCache: TokenCache;
+  let accessReads: UnchangedReads<ProjectAccess | null>;
   if (options.kind === 'sqlite') {
     await mkdir(options.dataDir, { recursive: true });
     bytes = new DiskByteStore(bytesDirOf(options.dataDir));
-    const { dialect, changeStamp } = sqliteDialect(sqliteFileOf(options.dataDir));
+    const { dialect, changeStamp, writeStamp } = sqliteDialect(sqliteFileOf(options.dataDir));
     db = new Kysely<Database>({ dialect });
     tokenCache = new TokenCache(changeStamp);
+    accessReads = new UnchangedReads(writeStamp);
   } else {
     bytes = new DiskByteStore(options.bytesDir);
     db = new Kysely<Database>({
       dialect: postgresDialect(options.url, options.maxConnections).dialect,
     });
     tokenCache = new TokenCache(undefined);
+    accessReads = new UnchangedReads(undefined);
   }
   try {
     await bytes.init();
@@ -71,7 +76,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     await db.destroy();
     throw error;
   }
-  const scope = makeScope({ kind: options.kind, db, clock, bytes, tokenCache });
+  const scope = makeScope({ kind: options.kind, db, clock, bytes, tokenCache, accessReads });
   return Object.assign(scope, { options, close: () => db.destroy() });
 }
 
@@ -81,6 +86,7 @@ function makeScope(base: {
   clock: Clock;
   bytes: ByteStore;
   tokenCache: TokenCache;
+  accessReads: UnchangedReads<ProjectAccess | null>;
 }): StoreScope {
   const transaction = <T>(fn: (tx: StoreScope) => Promise<T>): Promise<T> => {
     if (base.db.isTransaction) return fn(full);

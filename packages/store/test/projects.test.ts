@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { openStore } from '@galley/store';
 import { describeStores } from './stores.js';
 import { folderState, person, sha } from './projects-fixtures.js';
 
@@ -26,6 +27,42 @@ describeStores('projects', (t) => {
     expect(ids.get('index.html')).toMatch(/^pg_/);
     const state = await store.projectRevisions.state(project.id, 1);
     expect(state?.manifest.get('index.html')).toEqual({ sha256: sha('i1'), size: 2, revision: 1 });
+  });
+
+  it('answers access from what is stored now, after any write in this or another process', async () => {
+    const { store, options } = await t.fresh();
+    const ada = await person(store, 'ada@example.org');
+    const bob = await person(store, 'bob@example.org');
+    const { id } = await store.projects.create({
+      accountNumber: ada.accountNumber,
+      byName: ada.name,
+      state: folderState('Site', { 'project.json': 'p1', 'index.html': 'i1' }),
+    });
+    const roleOf = async (n: number) => (await store.projects.access(id, n))?.role ?? null;
+    expect(await roleOf(bob.accountNumber)).toBeNull();
+    expect(await roleOf(bob.accountNumber)).toBeNull(); // asked twice: the same answer
+    await store.projectMembers.put(id, bob.accountNumber, 'viewer');
+    expect(await roleOf(bob.accountNumber)).toBe('viewer');
+    expect(await roleOf(bob.accountNumber)).toBe('viewer');
+    await store.projectMembers.put(id, bob.accountNumber, 'editor');
+    expect(await roleOf(bob.accountNumber)).toBe('editor');
+    // Another process (the CLI, a second server) changes the membership.
+    const other = await openStore(options);
+    try {
+      await other.projectMembers.remove(id, bob.accountNumber);
+    } finally {
+      await other.close();
+    }
+    expect(await roleOf(bob.accountNumber)).toBeNull();
+    expect(await roleOf(ada.accountNumber)).toBe('owner');
+    // Inside a transaction, the transaction's own writes are seen.
+    await store.transaction(async (tx) => {
+      await tx.projectMembers.put(id, bob.accountNumber, 'viewer');
+      expect((await tx.projects.access(id, bob.accountNumber))?.role).toBe('viewer');
+    });
+    expect(await roleOf(bob.accountNumber)).toBe('viewer');
+    expect(await store.projects.delete(id)).toBe(true);
+    expect(await roleOf(ada.accountNumber)).toBeNull();
   });
 
   it('lists an account’s projects newest first, page by page', async () => {

@@ -109,17 +109,26 @@ export class ProjectsRepository {
     });
   }
 
-  /** The project and the account's role in it, or null when absent or not a member. */
+  /**
+   * The project and the account's role in it, or null when absent or not a member. Every project
+   * request starts here, so outside a transaction the answer is remembered until anything is
+   * written (see UnchangedReads); callers must not change it.
+   */
   async access(projectId: string, accountNumber: number): Promise<ProjectAccess | null> {
-    // SQL text (portable): every project request starts here, and building this query with
-    // the builder costs several times as much as running it.
+    const reads = this.#scope.db.isTransaction ? undefined : this.#scope.accessReads;
+    const key = `${projectId} ${accountNumber}`;
+    const seen = reads?.lookup(key);
+    if (seen?.hit) return seen.value;
+    // SQL text (portable): building this query with the builder costs more than running it.
     const { rows } = await sql<ProjectsTable & { role: string }>`
       select p.id, p.title, p.media_id, p.media_version, p.page_count, p.revision,
         p.created_at, p.updated_at, m.role
       from projects p join project_members m on m.project_id = p.id
       where p.id = ${projectId} and m.account_number = ${accountNumber}`.execute(this.#scope.db);
     const row = rows[0];
-    return row ? { project: toProject(row), role: row.role as ProjectRole } : null;
+    const access = row ? { project: toProject(row), role: row.role as ProjectRole } : null;
+    reads?.remember(key, access, seen?.since);
+    return access;
   }
 
   /** The page's project and the account's role in it, or null when absent or not a member. */
