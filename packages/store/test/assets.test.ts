@@ -1,7 +1,13 @@
 import { expect, it } from 'vitest';
 import type { Inspection } from '@galley/core';
-import type { Store } from '@galley/store';
-import { isoTime, newId } from '@galley/store';
+import type { RequestKeyClaim, Store } from '@galley/store';
+import {
+  REQUEST_KEY_LEASE_SECONDS,
+  REQUEST_KEY_RENEW_SECONDS,
+  REQUEST_KEY_STALE_SECONDS,
+  isoTime,
+  newId,
+} from '@galley/store';
 import { describeStores } from './stores.js';
 
 type FileRecord = Awaited<ReturnType<Store['assets']['files']>>[number];
@@ -233,15 +239,20 @@ describeStores('assets', (t) => {
     expect(await store.blobs.expire()).toEqual([sha(7)]);
   });
 
+  async function keyHolder(store: Store, email: string) {
+    const created = await store.accounts.create({ email, name: 'K', password: 'p' });
+    if (!created.ok) throw new Error('setup');
+    return created.account.accountNumber;
+  }
+
+  const claimToken = (claim: RequestKeyClaim) => {
+    if (!claim.ok) throw new Error(`not claimed: ${JSON.stringify(claim)}`);
+    return claim.token;
+  };
+
   it('lets one of many concurrent claims of a request key win, and replays its answer', async () => {
     const { store } = await t.fresh();
-    const created = await store.accounts.create({
-      email: 'd@example.org',
-      name: 'D',
-      password: 'p',
-    });
-    if (!created.ok) throw new Error('setup');
-    const accountNumber = created.account.accountNumber;
+    const accountNumber = await keyHolder(store, 'd@example.org');
     const key = crypto.randomUUID();
     const claims = await Promise.all(
       Array.from({ length: 20 }, () =>
@@ -253,8 +264,9 @@ describeStores('assets', (t) => {
       ok: false,
       record: { state: 'running', fingerprint: 'f1' },
     });
+    const token = claimToken(claims.find((c) => c.ok)!);
     const answer = { status: 201, headers: { Location: '/x' }, body: { asset: { id: 'x' } } };
-    await store.requestKeys.complete({ accountNumber, key, answer });
+    expect(await store.requestKeys.complete({ accountNumber, key, token, answer })).toBe(true);
     expect(await store.requestKeys.claim({ accountNumber, key, fingerprint: 'f2' })).toEqual({
       ok: false,
       record: { state: 'done', fingerprint: 'f1', answer },
@@ -262,30 +274,117 @@ describeStores('assets', (t) => {
     t.clock.advanceSeconds(7 * 86_400);
     expect(await store.requestKeys.find(accountNumber, key)).toBeNull();
     expect(await store.requestKeys.purgeExpired()).toBe(1);
-    expect(await store.requestKeys.claim({ accountNumber, key, fingerprint: 'f2' })).toEqual({
-      ok: true,
-    });
-    await store.requestKeys.abandon(accountNumber, key);
+    const again = claimToken(
+      await store.requestKeys.claim({ accountNumber, key, fingerprint: 'f2' }),
+    );
+    await store.requestKeys.abandon({ accountNumber, key, token: again });
     expect(await store.requestKeys.find(accountNumber, key)).toBeNull();
   });
 
-  it('takes over a claim left running by a process that died', async () => {
+  it('never takes over a finished claim, and reuses a key only after its 7 days', async () => {
     const { store } = await t.fresh();
-    const created = await store.accounts.create({
-      email: 'e@example.org',
-      name: 'E',
-      password: 'p',
-    });
-    if (!created.ok) throw new Error('setup');
     const input = {
-      accountNumber: created.account.accountNumber,
+      accountNumber: await keyHolder(store, 'f@example.org'),
+      key: 'k',
+      fingerprint: 'f',
+    };
+    const token = claimToken(await store.requestKeys.claim(input));
+    const answer = { status: 200, headers: {}, body: { ok: 1 } };
+    await store.requestKeys.complete({ ...input, token, answer });
+    t.clock.advanceSeconds(7 * 86_400 - 1);
+    expect(await store.requestKeys.claim(input)).toEqual({
+      ok: false,
+      record: { state: 'done', fingerprint: 'f', answer },
+    });
+    t.clock.advanceSeconds(1); // expired but not yet purged: a new request of any body wins it
+    const next = claimToken(await store.requestKeys.claim({ ...input, fingerprint: 'g' }));
+    expect(next).not.toBe(token);
+    expect(await store.requestKeys.find(input.accountNumber, input.key)).toEqual({
+      state: 'running',
+      fingerprint: 'g',
+    });
+  });
+
+  it('takes over a claim whose lease ended (its process died), once, by the same request only', async () => {
+    const { store } = await t.fresh();
+    const input = {
+      accountNumber: await keyHolder(store, 'e@example.org'),
       key: crypto.randomUUID(),
       fingerprint: 'f',
     };
-    expect(await store.requestKeys.claim(input)).toEqual({ ok: true });
-    t.clock.advanceSeconds(60);
+    const dead = claimToken(await store.requestKeys.claim(input));
+    t.clock.advanceSeconds(REQUEST_KEY_LEASE_SECONDS - 1);
+    expect(await store.requestKeys.claim(input)).toEqual({
+      ok: false,
+      record: { state: 'running', fingerprint: 'f' },
+    });
+    t.clock.advanceSeconds(1);
+    // Another request with the key is still a reuse: the running record keeps its fingerprint.
+    expect(await store.requestKeys.claim({ ...input, fingerprint: 'other' })).toEqual({
+      ok: false,
+      record: { state: 'running', fingerprint: 'f' },
+    });
+    const claims = await Promise.all(
+      Array.from({ length: 20 }, () => store.requestKeys.claim(input)),
+    );
+    expect(claims.filter((c) => c.ok)).toHaveLength(1);
+    const live = claimToken(claims.find((c) => c.ok)!);
+    expect(live).not.toBe(dead);
+    // The old holder, should it come back, can neither renew, complete nor abandon the claim.
+    const hold = { accountNumber: input.accountNumber, key: input.key };
+    const stale = { status: 500, headers: {}, body: 'stale' };
+    expect(await store.requestKeys.renew({ ...hold, token: dead })).toBe(false);
+    expect(await store.requestKeys.complete({ ...hold, token: dead, answer: stale })).toBe(false);
+    await store.requestKeys.abandon({ ...hold, token: dead });
+    expect(await store.requestKeys.find(hold.accountNumber, hold.key)).toEqual({
+      state: 'running',
+      fingerprint: 'f',
+    });
+    const answer = { status: 201, headers: {}, body: { revision: 2 } };
+    expect(await store.requestKeys.complete({ ...hold, token: live, answer })).toBe(true);
+    t.clock.advanceSeconds(REQUEST_KEY_LEASE_SECONDS * 10);
+    expect(await store.requestKeys.claim(input)).toEqual({
+      ok: false,
+      record: { state: 'done', fingerprint: 'f', answer },
+    });
+    expect(await store.requestKeys.renew({ ...hold, token: live })).toBe(false);
+  });
+
+  it('keeps a claim whose request renews its lease', async () => {
+    const { store } = await t.fresh();
+    const input = {
+      accountNumber: await keyHolder(store, 'g@example.org'),
+      key: 'k',
+      fingerprint: 'f',
+    };
+    const token = claimToken(await store.requestKeys.claim(input));
+    for (let i = 0; i < 10; i++) {
+      t.clock.advanceSeconds(REQUEST_KEY_RENEW_SECONDS * 2);
+      expect(await store.requestKeys.renew({ ...input, token })).toBe(true);
+    }
+    t.clock.advanceSeconds(REQUEST_KEY_LEASE_SECONDS - 1);
     expect(await store.requestKeys.claim(input)).toMatchObject({ ok: false });
-    t.clock.advanceSeconds(15 * 60);
-    expect(await store.requestKeys.claim(input)).toEqual({ ok: true });
+    t.clock.advanceSeconds(1);
+    expect(await store.requestKeys.claim(input)).toMatchObject({ ok: true });
+    expect(await store.requestKeys.renew({ ...input, token })).toBe(false);
+  });
+
+  it('takes over a running claim without a lease (from before leases) after 15 minutes', async () => {
+    const { store } = await t.fresh();
+    const input = {
+      accountNumber: await keyHolder(store, 'h@example.org'),
+      key: 'k',
+      fingerprint: 'f',
+    };
+    claimToken(await store.requestKeys.claim(input));
+    await store.db
+      .updateTable('request_keys')
+      .set({ lease_until: null, claim_token: null })
+      .where('request_key', '=', 'k')
+      .execute();
+    t.clock.advanceSeconds(REQUEST_KEY_STALE_SECONDS - 1);
+    expect(await store.requestKeys.claim(input)).toMatchObject({ ok: false });
+    t.clock.advanceSeconds(1);
+    expect(await store.requestKeys.claim(input)).toMatchObject({ ok: true });
   });
 });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Store } from '@galley/store';
+import { REQUEST_KEY_RENEW_SECONDS } from '@galley/store';
+import type { RequestKeyHold, Store } from '@galley/store';
 import type { Request, Response } from 'express';
 import { HttpProblem, PROBLEM_CONTENT_TYPE } from '../http/problem.js';
 import { assetProblem } from './problems.js';
@@ -106,18 +107,30 @@ function problemAnswer(p: HttpProblem): Answer {
   return { status: p.status, headers: p.headers, body: p.toBody() };
 }
 
+/** How the running request of a key renews its claim (`renewEveryMs`: for tests). */
+export interface IdempotencyOptions {
+  renewEveryMs?: number;
+}
+
 /**
  * `request_key` on writes (decisions §6): per account, 7 days, compared by fingerprint. A
  * different body is `request_key_reused` (checked first); a key whose first request still runs
  * in another process is `request_in_progress`; otherwise the first answer is replayed. Duplicates
  * arriving at this process while the first runs wait for it, so they get its answer too.
+ *
+ * "Still runs" is a lease on the claim, renewed while the request runs: a request whose process
+ * died (killed, or cut off from the database) stops renewing, and once its lease has ended a
+ * resend of the same request takes the claim over and runs it (nothing runs it any more, and it
+ * left no answer to replay).
  */
 export class Idempotency {
   readonly #store: Store;
+  readonly #renewEveryMs: number;
   readonly #running = new Map<string, { fingerprint: string; done: Promise<void> }>();
 
-  constructor(store: Store) {
+  constructor(store: Store, options: IdempotencyOptions = {}) {
     this.#store = store;
+    this.#renewEveryMs = options.renewEveryMs ?? REQUEST_KEY_RENEW_SECONDS * 1000;
   }
 
   async run(
@@ -135,6 +148,7 @@ export class Idempotency {
     }
     let finish = () => {};
     this.#running.set(id, { fingerprint, done: new Promise<void>((r) => (finish = r)) });
+    let lease: Lease | undefined;
     try {
       const claim = await this.#store.requestKeys.claim({ accountNumber, key, fingerprint });
       if (!claim.ok) {
@@ -145,14 +159,17 @@ export class Idempotency {
         sendAnswer(res, claim.record.answer);
         return;
       }
-      const answer = await this.#answerOf(accountNumber, key, work);
+      const hold = { accountNumber, key, token: claim.token };
+      lease = new Lease(this.#store, hold, this.#renewEveryMs);
+      const answer = await this.#answerOf(hold, work);
+      await lease.stop();
       await this.#store.requestKeys.complete({
-        accountNumber,
-        key,
+        ...hold,
         answer: { status: answer.status, headers: answer.headers ?? {}, body: answer.body },
       });
       sendAnswer(res, answer);
     } finally {
+      await lease?.stop();
       this.#running.delete(id);
       finish();
     }
@@ -176,14 +193,55 @@ export class Idempotency {
   }
 
   /** Client errors are the first answer too; anything else frees the key for a retry. */
-  async #answerOf(accountNumber: number, key: string, work: () => Promise<Answer>) {
+  async #answerOf(hold: RequestKeyHold, work: () => Promise<Answer>) {
     try {
       return await work();
     } catch (error) {
       if (error instanceof HttpProblem && error.status < 500) return problemAnswer(error);
-      await this.#store.requestKeys.abandon(accountNumber, key);
+      await this.#store.requestKeys.abandon(hold);
       throw error;
     }
+  }
+}
+
+/**
+ * Renews a claim's lease every `everyMs` while its request runs; one renewal at a time. A failed
+ * renewal (the database briefly away) is tried again at the next tick; a claim taken over (this
+ * request outlived its lease) is not renewed any more, and its answer will not be stored.
+ */
+class Lease {
+  readonly #store: Store;
+  readonly #hold: RequestKeyHold;
+  readonly #everyMs: number;
+  #timer: NodeJS.Timeout | undefined;
+  #renewing: Promise<void> = Promise.resolve();
+  #stopped = false;
+
+  constructor(store: Store, hold: RequestKeyHold, everyMs: number) {
+    this.#store = store;
+    this.#hold = hold;
+    this.#everyMs = everyMs;
+    this.#schedule();
+  }
+
+  /** Stops renewing; resolves once a renewal under way has ended. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#renewing;
+  }
+
+  #schedule(): void {
+    if (this.#stopped) return;
+    this.#timer = setTimeout(() => {
+      this.#renewing = this.#store.requestKeys.renew(this.#hold).then(
+        (held) => {
+          if (held) this.#schedule();
+        },
+        () => this.#schedule(),
+      );
+    }, this.#everyMs);
+    this.#timer.unref();
   }
 }
 

@@ -1,9 +1,11 @@
 // request_key (decisions §6): replay, request_key_reused, request_in_progress, concurrency.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Request, Response } from 'express';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeStores } from '../../../../packages/store/test/stores.js';
 import type { Store } from '@galley/store';
+import { REQUEST_KEY_LEASE_SECONDS } from '@galley/store';
 import { stageSpecs } from '../../src/v2/file-specs.js';
-import { canonicalJson } from '../../src/v2/idempotency.js';
+import { Idempotency, canonicalJson, fingerprintOf } from '../../src/v2/idempotency.js';
 import type { Call, TestServer } from './helpers.js';
 import {
   clientOf,
@@ -268,3 +270,127 @@ describeStores('20 concurrent requests with one key', (t) => {
     expect(revisions.body.revisions).toHaveLength(2);
   });
 });
+
+describeStores('a request key whose first request died with its process', (t) => {
+  let served: Awaited<ReturnType<typeof serveStore>>;
+  beforeAll(async () => {
+    served = await serveStore(t.store, t.clock);
+  });
+  afterAll(() => served.close());
+
+  /**
+   * Sends `body` and kills its request midway, as kill -9 would: the write fails before anything
+   * is stored, and the claim is neither freed nor renewed any more (the clock stands still).
+   */
+  async function diesMidway(assetId: string, body: unknown) {
+    const killed = vi
+      .spyOn(t.store.assets, 'addRevision')
+      .mockRejectedValueOnce(new Error('killed'));
+    const kept = vi.spyOn(t.store.requestKeys, 'abandon').mockResolvedValueOnce(undefined);
+    try {
+      const res = await served.call('POST', `/assets/${assetId}/revisions`, { json: body });
+      expect(res.status).toBe(500);
+      expect([killed, kept].map((spy) => spy.mock.calls.length)).toEqual([1, 1]);
+    } finally {
+      killed.mockRestore();
+      kept.mockRestore();
+    }
+  }
+
+  it('answers request_in_progress while its lease lasts, then runs the resend once', async () => {
+    const prod = await createProduction(served.call);
+    const body = {
+      request_key: key(),
+      base_revision: 1,
+      put: [{ path: 'canvas/a.css', text: 'a{}' }],
+    };
+    await diesMidway(prod.id, body);
+    const revise = () => served.call('POST', `/assets/${prod.id}/revisions`, { json: body });
+
+    t.clock.advanceSeconds(REQUEST_KEY_LEASE_SECONDS - 1); // it might still run elsewhere
+    const waiting = await revise();
+    expect([waiting.status, waiting.body.code]).toEqual([409, 'request_in_progress']);
+
+    t.clock.advanceSeconds(1); // the lease has ended: nothing runs it any more
+    const [retried, twin] = await Promise.all([revise(), revise()]);
+    expect(retried.status).toBe(201);
+    expect(retried.body.asset.revision.number).toBe(2);
+    expect(twin).toMatchObject({ status: 201, body: retried.body });
+
+    t.clock.advanceSeconds(REQUEST_KEY_LEASE_SECONDS * 10);
+    expect(await revise()).toMatchObject({ status: 201, body: retried.body });
+    const other = await served.call('POST', `/assets/${prod.id}/revisions`, {
+      json: { ...body, put: [{ path: 'canvas/b.css', text: 'b{}' }] },
+    });
+    expect([other.status, other.body.code]).toEqual([409, 'request_key_reused']);
+    const revisions = await served.call<{ revisions: unknown[] }>(
+      'GET',
+      `/assets/${prod.id}/revisions`,
+    );
+    expect(revisions.body.revisions).toHaveLength(2);
+  });
+
+  it('keeps the claim of a request that runs long, by renewing its lease', async () => {
+    const created = await t.store.accounts.create({
+      email: `${key()}@example.org`,
+      name: 'Long',
+      password: 'pw',
+    });
+    if (!created.ok) throw new Error('account');
+    const { accountNumber } = created.account;
+    const idempotency = new Idempotency(t.store, { renewEveryMs: 5 });
+    const req = { method: 'POST', baseUrl: '/api/v2', path: '/assets/a/revisions' } as Request;
+    const sent = answerRecorder();
+    const input = { accountNumber, key: key(), body: { base_revision: 1 } };
+    const fingerprint = fingerprintOf(req, input.body);
+    const renew = vi.spyOn(t.store.requestKeys, 'renew');
+    const renewal = async () => {
+      const before = renew.mock.calls.length;
+      await vi.waitFor(() => expect(renew.mock.calls.length).toBeGreaterThan(before));
+      await renew.mock.results.at(-1)!.value;
+    };
+    let meanwhile: unknown;
+    try {
+      await idempotency.run(req, sent.res, input, async () => {
+        for (let i = 0; i < 4; i++) {
+          t.clock.advanceSeconds(REQUEST_KEY_LEASE_SECONDS - 1);
+          await renewal();
+        }
+        t.clock.advanceSeconds(REQUEST_KEY_LEASE_SECONDS - 1);
+        meanwhile = await t.store.requestKeys.claim({ ...input, fingerprint });
+        return { status: 201, body: { done: true } };
+      });
+      const renewals = renew.mock.calls.length;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(renew.mock.calls.length).toBe(renewals); // stopped with the request
+    } finally {
+      renew.mockRestore();
+    }
+    expect(meanwhile).toEqual({ ok: false, record: { state: 'running', fingerprint } });
+    expect(sent.answer()).toEqual({ status: 201, body: '{"done":true}' });
+    expect(await t.store.requestKeys.find(accountNumber, input.key)).toMatchObject({
+      state: 'done',
+      answer: { status: 201, body: { done: true } },
+    });
+  });
+});
+
+/** A stand-in for Express's response that records what `sendAnswer` writes. */
+function answerRecorder() {
+  let status = 0;
+  let body: unknown;
+  const res = {
+    status(code: number) {
+      status = code;
+      return res;
+    },
+    setHeader: () => res,
+    type: () => res,
+    send(text: unknown) {
+      body = text;
+      return res;
+    },
+    end: () => res,
+  };
+  return { res: res as unknown as Response, answer: () => ({ status, body }) };
+}

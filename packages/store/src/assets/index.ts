@@ -25,5 +25,15 @@ export type {
 } from './assets-repository.js';
 export { likeContains } from './assets-repository.js';
 export { BLOB_LIFETIME_SECONDS } from './blobs-repository.js';
-export type { RequestKeyClaim, RequestKeyRecord, StoredAnswer } from './request-keys-repository.js';
-export { REQUEST_KEY_TTL_SECONDS, REQUEST_KEY_STALE_SECONDS } from './request-keys-repository.js';
+export type {
+  RequestKeyClaim,
+  RequestKeyHold,
+  RequestKeyRecord,
+  StoredAnswer,
+} from './request-keys-repository.js';
+export {
+  REQUEST_KEY_TTL_SECONDS,
+  REQUEST_KEY_LEASE_SECONDS,
+  REQUEST_KEY_RENEW_SECONDS,
+  REQUEST_KEY_STALE_SECONDS,
+} from './request-keys-repository.js';

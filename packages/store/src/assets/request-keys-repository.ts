@@ -1,9 +1,20 @@
+import { randomSecret } from '../ids.js';
 import type { RepoScope } from '../scope.js';
 import { addSeconds, isoTime } from '../time.js';
 
 /** Request keys are remembered for 7 days (decisions §6). */
 export const REQUEST_KEY_TTL_SECONDS = 7 * 86_400;
-/** A request still `running` after this long died with its process: its key may be used again. */
+/**
+ * A running claim lasts this long unless its request renews it; once it has ended, a resend of
+ * the same request takes the claim over (the process running it died).
+ */
+export const REQUEST_KEY_LEASE_SECONDS = 30;
+/** How often a running request renews its lease: two renewals may fail before it ends. */
+export const REQUEST_KEY_RENEW_SECONDS = 10;
+/**
+ * A running row without a lease (written before leases, or by a process that predates them) is
+ * taken over this long after it was created, as such processes themselves do.
+ */
 export const REQUEST_KEY_STALE_SECONDS = 15 * 60;
 
 export interface StoredAnswer {
@@ -16,12 +27,27 @@ export type RequestKeyRecord =
   | { state: 'running'; fingerprint: string }
   | { state: 'done'; fingerprint: string; answer: StoredAnswer };
 
-export type RequestKeyClaim = { ok: true } | { ok: false; record: RequestKeyRecord };
+/**
+ * A won claim carries its `token`: only its holder may renew, complete or abandon it, so a
+ * holder that lost its lease can never overwrite the answer of the request that took over.
+ */
+export type RequestKeyClaim = { ok: true; token: string } | { ok: false; record: RequestKeyRecord };
+
+/** Names one claim of a key: the holder's token. */
+export interface RequestKeyHold {
+  accountNumber: number;
+  key: string;
+  token: string;
+}
 
 /**
  * The idempotency record of writes: one row per (account, key). Claiming inserts it, so of
  * concurrent duplicates exactly one wins by the primary key (insert … on conflict do nothing,
- * never a check, then an insert).
+ * never a check, then an insert). A running claim holds a lease its request renews
+ * (`REQUEST_KEY_LEASE_SECONDS`); a claim whose lease ended, or a key whose 7 days are over, is
+ * taken over by one conditional update whose condition is the take-over rule itself, so of
+ * concurrent resends exactly one wins there too (PostgreSQL re-checks the condition on the row
+ * the winner wrote; SQLite runs writes one at a time).
  */
 export class RequestKeysRepository {
   readonly #scope: RepoScope;
@@ -35,39 +61,67 @@ export class RequestKeysRepository {
     key: string;
     fingerprint: string;
   }): Promise<RequestKeyClaim> {
-    for (let attempt = 0; ; attempt++) {
+    for (;;) {
       const now = this.#scope.clock.now();
+      const token = randomSecret(18);
+      const claimed = {
+        fingerprint: input.fingerprint,
+        state: 'running',
+        status: null,
+        response: null,
+        created_at: isoTime(now),
+        expires_at: isoTime(addSeconds(now, REQUEST_KEY_TTL_SECONDS)),
+        lease_until: isoTime(addSeconds(now, REQUEST_KEY_LEASE_SECONDS)),
+        claim_token: token,
+      };
       const inserted = await this.#scope.db
         .insertInto('request_keys')
-        .values({
-          account_number: input.accountNumber,
-          request_key: input.key,
-          fingerprint: input.fingerprint,
-          state: 'running',
-          status: null,
-          response: null,
-          created_at: isoTime(now),
-          expires_at: isoTime(addSeconds(now, REQUEST_KEY_TTL_SECONDS)),
-        })
+        .values({ account_number: input.accountNumber, request_key: input.key, ...claimed })
         .onConflict((oc) => oc.columns(['account_number', 'request_key']).doNothing())
         .executeTakeFirst();
-      if ((inserted.numInsertedOrUpdatedRows ?? 0n) > 0n) return { ok: true };
+      if ((inserted.numInsertedOrUpdatedRows ?? 0n) > 0n) return { ok: true, token };
+      const nowText = isoTime(now);
+      const staleBefore = isoTime(addSeconds(now, -REQUEST_KEY_STALE_SECONDS));
+      const takenOver = await this.#scope.db
+        .updateTable('request_keys')
+        .set(claimed)
+        .where('account_number', '=', input.accountNumber)
+        .where('request_key', '=', input.key)
+        .where((eb) =>
+          eb.or([
+            // Its 7 days are over: the key is new again, whatever the request.
+            eb('expires_at', '<=', nowText),
+            // The same request, whose holder stopped renewing: it died without an answer.
+            eb.and([
+              eb('state', '=', 'running'),
+              eb('fingerprint', '=', input.fingerprint),
+              eb.or([
+                eb('lease_until', '<=', nowText),
+                eb.and([eb('lease_until', 'is', null), eb('created_at', '<=', staleBefore)]),
+              ]),
+            ]),
+          ]),
+        )
+        .executeTakeFirst();
+      if (takenOver.numUpdatedRows > 0n) return { ok: true, token };
       const row = await this.#row(input.accountNumber, input.key);
       if (!row) continue; // removed in between: claim again
-      const stale = isoTime(addSeconds(now, -REQUEST_KEY_STALE_SECONDS));
-      const expired = row.expires_at <= isoTime(now);
-      const abandoned = row.state === 'running' && row.created_at <= stale;
-      if (attempt < 3 && (expired || abandoned)) {
-        await this.#scope.db
-          .deleteFrom('request_keys')
-          .where('account_number', '=', input.accountNumber)
-          .where('request_key', '=', input.key)
-          .where('created_at', '=', row.created_at)
-          .execute();
-        continue;
-      }
       return { ok: false, record: toRecord(row) };
     }
+  }
+
+  /**
+   * Extends the lease of a running claim; false when the claim is no longer this holder's (it
+   * was taken over after its lease ended, or finished).
+   */
+  async renew(hold: RequestKeyHold): Promise<boolean> {
+    const now = this.#scope.clock.now();
+    const result = await this.#scope.db
+      .updateTable('request_keys')
+      .set({ lease_until: isoTime(addSeconds(now, REQUEST_KEY_LEASE_SECONDS)) })
+      .where((eb) => eb.and(heldBy(hold)))
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   async find(accountNumber: number, key: string): Promise<RequestKeyRecord | null> {
@@ -75,27 +129,29 @@ export class RequestKeysRepository {
     return row && row.expires_at > isoTime(this.#scope.clock.now()) ? toRecord(row) : null;
   }
 
-  /** Stores the first answer, to be replayed to every resend of the key. */
-  async complete(input: { accountNumber: number; key: string; answer: StoredAnswer }) {
-    await this.#scope.db
+  /**
+   * Stores the first answer, to be replayed to every resend of the key; false (nothing stored)
+   * when the claim is no longer this holder's.
+   */
+  async complete(input: RequestKeyHold & { answer: StoredAnswer }): Promise<boolean> {
+    const result = await this.#scope.db
       .updateTable('request_keys')
       .set({
         state: 'done',
         status: input.answer.status,
         response: JSON.stringify({ headers: input.answer.headers, body: input.answer.body }),
+        lease_until: null,
       })
-      .where('account_number', '=', input.accountNumber)
-      .where('request_key', '=', input.key)
-      .execute();
+      .where((eb) => eb.and(heldBy(input)))
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   /** Forgets a running claim whose request failed without an answer worth replaying. */
-  async abandon(accountNumber: number, key: string): Promise<void> {
+  async abandon(hold: RequestKeyHold): Promise<void> {
     await this.#scope.db
       .deleteFrom('request_keys')
-      .where('account_number', '=', accountNumber)
-      .where('request_key', '=', key)
-      .where('state', '=', 'running')
+      .where((eb) => eb.and(heldBy(hold)))
       .execute();
   }
 
@@ -116,6 +172,16 @@ export class RequestKeysRepository {
       .where('request_key', '=', key)
       .executeTakeFirst();
   }
+}
+
+/** The row of the running claim `hold` names. */
+function heldBy(hold: RequestKeyHold) {
+  return {
+    account_number: hold.accountNumber,
+    request_key: hold.key,
+    state: 'running',
+    claim_token: hold.token,
+  };
 }
 
 function toRecord(row: {

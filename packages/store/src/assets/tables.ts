@@ -72,6 +72,10 @@ export interface RequestKeysTable {
   response: string | null;
   created_at: string;
   expires_at: string;
+  /** While `running`: when the claim ends unless its request renews it (null on old rows). */
+  lease_until: string | null;
+  /** Who holds the claim: a random token, given to the claimer only. */
+  claim_token: string | null;
 }
 
 export interface AssetsTables {

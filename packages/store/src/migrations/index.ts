@@ -3,9 +3,11 @@ import type { Migration } from 'kysely';
 import * as accounts from './001_accounts.js';
 import * as projects from './002_projects.js';
 import * as assets from './003_assets.js';
+import * as requestKeyLeases from './004_request_key_leases.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': accounts,
   '002_projects': projects,
   '003_assets': assets,
+  '004_request_key_leases': requestKeyLeases,
 };
