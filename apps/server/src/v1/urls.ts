@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { problem } from '../http/problem.js';
 
 /** Every URL the editing interface hands out, built from the one `base_url` setting. */
 export class Urls {
@@ -38,30 +37,6 @@ export class Urls {
     const query = new URLSearchParams({ per_page: String(perPage), page: cursor });
     return `${this.api}${path}?${query.toString()}`;
   }
-}
-
-/** An opaque list cursor: base64url JSON. */
-export function encodeCursor(value: unknown): string {
-  return Buffer.from(JSON.stringify(value)).toString('base64url');
-}
-
-/** The cursor's value, undefined without one; one that does not decode or fit: 422. */
-export function decodeCursor<S extends z.ZodType>(
-  schema: S,
-  raw: string | undefined,
-): z.output<S> | undefined {
-  if (raw === undefined) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-  } catch {
-    value = undefined;
-  }
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  throw problem(422, 'validation_failed', 'The page cursor is not valid.', {
-    errors: { page: ['not a cursor of this list'] },
-  });
 }
 
 /** Cursors of the lists that continue below a number (history, confirmations). */

@@ -6,7 +6,8 @@ import { confirmationBody } from '../present.js';
 import { v1Problem } from '../problems.js';
 import { parseOptionalBody } from '../../http/parse.js';
 import { ConfirmationParams, ProjectParams } from '../schemas.js';
-import { BelowCursor, decodeCursor, encodeCursor } from '../urls.js';
+import { decodeCursor, pageOf } from '../../http/paging.js';
+import { BelowCursor } from '../urls.js';
 import { notFound, writeResponses } from './projects.js';
 
 const tags = ['Confirmed versions'];
@@ -73,9 +74,7 @@ export function confirmationRoutes(api: ApiRouter, ctx: V1Context): void {
         limit: per_page + 1,
         ...(before !== undefined ? { before } : {}),
       });
-      const shown = rows.slice(0, per_page);
-      const last = shown.at(-1);
-      const cursor = rows.length > per_page && last ? encodeCursor({ below: last.version }) : null;
+      const { shown, cursor } = pageOf(rows, per_page, (last) => ({ below: last.version }));
       res.json({
         confirmations: shown.map(await present(project.id, project.revision)),
         next_page_url: ctx.urls.nextPage(`/projects/${project.id}/confirmations`, per_page, cursor),

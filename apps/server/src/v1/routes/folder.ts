@@ -10,7 +10,7 @@ import { folderCheckFailed, v1Problem } from '../problems.js';
 import { ProjectParams, VersionParams } from '../schemas.js';
 import { intakeZip } from '../services/folder-state.js';
 import { readZipUpload, zipUploadBody } from '../upload.js';
-import { decodeCursor, encodeCursor } from '../urls.js';
+import { decodeCursor, encodeCursor } from '../../http/paging.js';
 import { notFound, writeResponses } from './projects.js';
 
 const tags = ['Folders'];

@@ -4,7 +4,8 @@ import { holderOf, projectFor, refuseForeignLock } from '../access.js';
 import type { V1Context } from '../context.js';
 import { historyEntryBody, projectBody } from '../present.js';
 import { ProjectParams } from '../schemas.js';
-import { BelowCursor, decodeCursor, encodeCursor } from '../urls.js';
+import { decodeCursor, pageOf } from '../../http/paging.js';
+import { BelowCursor } from '../urls.js';
 import { notFound, writeResponses } from './projects.js';
 
 const tags = ['History'];
@@ -33,10 +34,7 @@ export function historyRoutes(api: ApiRouter, ctx: V1Context): void {
         }),
         revisions.flags(project.id),
       ]);
-      const shown = entries.slice(0, per_page);
-      const last = shown.at(-1);
-      const cursor =
-        entries.length > per_page && last ? encodeCursor({ below: last.revision }) : null;
+      const { shown, cursor } = pageOf(entries, per_page, (last) => ({ below: last.revision }));
       res.json({
         revision: project.revision,
         can_undo: flags.canUndo,

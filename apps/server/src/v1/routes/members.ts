@@ -6,7 +6,7 @@ import type { V1Context } from '../context.js';
 import { memberBody } from '../present.js';
 import { v1Problem } from '../problems.js';
 import { MemberParams, ProjectParams } from '../schemas.js';
-import { decodeCursor, encodeCursor } from '../urls.js';
+import { decodeCursor, pageOf } from '../../http/paging.js';
 import { notFound, writeResponses } from './projects.js';
 
 const tags = ['Members'];
@@ -40,10 +40,7 @@ export function memberRoutes(api: ApiRouter, ctx: V1Context): void {
         limit: per_page + 1,
         ...(after !== undefined ? { after } : {}),
       });
-      const shown = rows.slice(0, per_page);
-      const last = shown.at(-1);
-      const cursor =
-        rows.length > per_page && last ? encodeCursor({ after: last.accountNumber }) : null;
+      const { shown, cursor } = pageOf(rows, per_page, (last) => ({ after: last.accountNumber }));
       res.json({
         members: shown.map(memberBody),
         next_page_url: ctx.urls.nextPage(`/projects/${project.id}/members`, per_page, cursor),

@@ -11,7 +11,7 @@ import { folderCheckFailed, v1Problem } from '../problems.js';
 import { ProjectParams } from '../schemas.js';
 import { intakeZip } from '../services/folder-state.js';
 import { readZipUpload, zipUploadBody } from '../upload.js';
-import { decodeCursor, encodeCursor } from '../urls.js';
+import { decodeCursor, pageOf } from '../../http/paging.js';
 
 const tags = ['Projects'];
 const ProjectCursor = z.strictObject({ c: z.string(), i: z.string() });
@@ -39,10 +39,10 @@ export function projectRoutes(api: ApiRouter, ctx: V1Context): void {
         limit: per_page + 1,
         ...(after ? { after: { createdAt: after.c, id: after.i } } : {}),
       });
-      const shown = rows.slice(0, per_page);
-      const last = shown.at(-1)?.project;
-      const cursor =
-        rows.length > per_page && last ? encodeCursor({ c: last.createdAt, i: last.id }) : null;
+      const { shown, cursor } = pageOf(rows, per_page, ({ project }) => ({
+        c: project.createdAt,
+        i: project.id,
+      }));
       res.json({
         projects: shown.map((access) => projectBody(ctx.urls, access)),
         next_page_url: ctx.urls.nextPage('/projects', per_page, cursor),

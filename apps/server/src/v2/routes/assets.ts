@@ -9,7 +9,8 @@ import type { V2Context } from '../context.js';
 import { callerOf, readableAsset, revisionOf, visibleOwners } from '../context.js';
 import type { StagedFile } from '../file-specs.js';
 import { stageBytes, stageSpecs, stageStored } from '../file-specs.js';
-import { AssetCursor, decodeCursor, encodeCursor, nextPageUrl } from '../pages.js';
+import { decodeCursor, pageOf } from '../../http/paging.js';
+import { AssetCursor, nextPageUrl } from '../pages.js';
 import { invalidFields } from '../problems.js';
 import { assetListItem, assetBody } from '../views.js';
 import { uploadPath } from '../upload-path.js';
@@ -121,7 +122,7 @@ export function assetRoutes(api: ApiRouter, ctx: V2Context): void {
     async ({ req, res, query }) => {
       const { owner } = callerOf(req);
       const q = query();
-      const after = q.page === undefined ? undefined : decodeCursor(AssetCursor, q.page);
+      const after = decodeCursor(AssetCursor, q.page);
       if (after && after[0] !== q.sort)
         throw invalidFields({ page: ['the cursor belongs to another sort'] });
       const rows = await store.assets.list({
@@ -135,19 +136,14 @@ export function assetRoutes(api: ApiRouter, ctx: V2Context): void {
         ...(q.verdict ? { verdict: q.verdict } : {}),
         ...(after ? { after: { key: after[1], id: after[2] } } : {}),
       });
-      const page = rows.slice(0, q.per_page);
-      const last = page.at(-1);
-      const cursor = last && [
+      const { shown, cursor } = pageOf(rows, q.per_page, (last) => [
         q.sort,
         q.sort === 'title' ? last.title.toLowerCase() : last.updatedAt,
         last.id,
-      ];
+      ]);
       res.json({
-        assets: page.map(assetListItem),
-        next_page_url:
-          rows.length > q.per_page && cursor
-            ? nextPageUrl(ctx.config.assetBaseUrl, req, encodeCursor(cursor))
-            : null,
+        assets: shown.map(assetListItem),
+        next_page_url: cursor && nextPageUrl(ctx.config.assetBaseUrl, req, cursor),
       });
     },
   );

@@ -4,7 +4,8 @@ import type { ApiRouter } from '../../openapi/api-router.js';
 import type { V2Context } from '../context.js';
 import { callerOf, readableAsset, revisionOf } from '../context.js';
 import { stageSpecs } from '../file-specs.js';
-import { RevisionCursor, decodeCursor, encodeCursor, nextPageUrl } from '../pages.js';
+import { decodeCursor, pageOf } from '../../http/paging.js';
+import { RevisionCursor, nextPageUrl } from '../pages.js';
 import { assetAnswer, commitRevision } from '../write-asset.js';
 import { refOf } from '../views.js';
 import { AssetParams } from './assets.js';
@@ -32,25 +33,21 @@ export function revisionRoutes(api: ApiRouter, ctx: V2Context): void {
     async ({ req, res, params, query }) => {
       const asset = await readableAsset(store, params.id, callerOf(req).owner);
       const q = query();
-      const before = q.page === undefined ? undefined : decodeCursor(RevisionCursor, q.page)[1];
+      const before = decodeCursor(RevisionCursor, q.page)?.[1];
       const rows = await store.assets.revisions(asset.id, {
         limit: q.per_page + 1,
         ...(before === undefined ? {} : { before }),
       });
-      const page = rows.slice(0, q.per_page);
-      const last = page.at(-1);
+      const { shown, cursor } = pageOf(rows, q.per_page, (last) => ['r', last.number]);
       res.json({
-        revisions: page.map((row) => ({
+        revisions: shown.map((row) => ({
           number: row.number,
           ref: refOf(asset.id, row.number),
           created_at: row.createdAt,
           erased: row.erased,
           inspection: { verdict: row.verdict, media: row.media },
         })),
-        next_page_url:
-          rows.length > q.per_page && last
-            ? nextPageUrl(ctx.config.assetBaseUrl, req, encodeCursor(['r', last.number]))
-            : null,
+        next_page_url: cursor && nextPageUrl(ctx.config.assetBaseUrl, req, cursor),
       });
     },
   );
