@@ -1,10 +1,10 @@
 // The draft engine against its peers, side by side in one run, on generated pages of 200 KB and
 // 2 MB (~30,000 elements): one operation on an open draft vs the stateless cycle a server without
 // drafts would run (cheerio load + edit + serialize), outline vs a bare pre-order count walk,
-// open vs bare htmlparser2, and the heap an open draft holds. Every output is checked before it
-// is timed. Times are CPU time (single calls after a forced collection: wall time, see measure),
-// and each comparison pairs its two sides round by round: the machine may be shared, and its
-// load changes within a run.
+// open vs bare htmlparser2, the heap an open draft holds, and refusals of deep nesting. Every
+// output is checked before it is timed. Times are CPU time (single calls after a forced
+// collection: wall time, see measure), and each comparison pairs its two sides round by round:
+// the machine may be shared, and its load changes within a run.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -337,6 +337,40 @@ function benchMemory(label: string, html: string): void {
   });
 }
 
+/**
+ * Refusing what nests past 512 levels: reading stops at the first element too deep, so ten times
+ * the input may cost ten times as much at most (it cost a hundred while the whole was read).
+ */
+function benchDeepNesting(): void {
+  const draft = openDraft('<html><head><title>t</title></head><body><main id="m"></main></body>');
+  const cases = [
+    {
+      what: 'an insert',
+      code: 'malformed_html',
+      inputs: [80_000, 800_000].map((n) => '<div>'.repeat(n)),
+      run: (html: string) => draft.apply({ kind: 'insert', parent: '#m', html }),
+    },
+    {
+      what: 'Draft.open of a page',
+      code: 'too_deep',
+      inputs: [80_000, 800_000].map((n) => `<body>${'<div>'.repeat(n)}</body>`),
+      run: (html: string) => Draft.open(html),
+    },
+  ];
+  for (const { what, code, inputs, run } of cases) {
+    const [small, large] = inputs as [string, string];
+    for (const html of inputs) {
+      const answer = run(html);
+      if (answer.ok || answer.errors[0]?.code !== code) throw new Error(`${what} not refused`);
+    }
+    compareRow(
+      `refusing ${what} nested 800,000 deep (4 MB) vs 80,000 deep (400 KB)`,
+      measure([{ run: () => run(large) }, { run: () => run(small) }]),
+      { text: '≤ 10×', max: 10 },
+    );
+  }
+}
+
 const pages = [
   { label: '200 KB', html: generatePage(200_000) },
   { label: '2 MB', html: generatePage(2_000_000) },
@@ -348,6 +382,7 @@ for (const { label, html } of pages) {
 // The outline and memory goals are set on the 2 MB page.
 benchOutline('2 MB', pages[1]!.html);
 benchMemory('2 MB', pages[1]!.html);
+benchDeepNesting();
 
 for (const row of rows)
   console.log(`${row.ok ? 'ok ' : 'NO '} ${row.name}: ${row.value} (goal ${row.goal})`);

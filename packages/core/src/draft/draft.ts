@@ -31,10 +31,13 @@ export class Draft {
     this.outlines = new OutlineBuilder(page);
   }
 
-  /** Opens a draft on a page; refused (`no_body`) for a frameset document, which has no body. */
+  /**
+   * Opens a draft on a page; refused for a page nested deeper than 512 levels (`too_deep`, as the
+   * `pages` check) and for a frameset document, which has no body (`no_body`).
+   */
   static open(html: string): OpenResult {
     const page = IndexedPage.parse(html);
-    if (!page) return refused(draftError('no_body', 'html'));
+    if (typeof page === 'string') return refused(draftError(page, 'html'));
     return { ok: true, draft: new Draft(page) };
   }
 

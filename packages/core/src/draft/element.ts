@@ -1,5 +1,7 @@
 import type { ChildNode } from 'domhandler';
 import { cloneNode, DomHandler, Element, isTag } from 'domhandler';
+import type { Parser } from 'htmlparser2';
+import { maxNesting } from '../checks/html/page.js';
 import type { OutlineEntry } from './schema.js';
 
 /**
@@ -57,6 +59,11 @@ function hasAny(attribs: Record<string, string>): boolean {
  * Builds the DOM with DraftElements, lists the elements of the first <body> in pre-order as they
  * open, and trims every child list to its length when its element closes (a growing array keeps
  * room for 17 entries, which for a page of small elements is a large share of its memory).
+ *
+ * The first element nested deeper than `maxDepth` stops the parser, as in the `pages` check:
+ * `tooDeep` is set and nothing more is read or built. htmlparser2 keeps its open elements with
+ * `Array.unshift`, so reading on would cost the square of the depth (80,000 unclosed `<div>`s,
+ * 400 KB: 3 s), and the refusal is already certain.
  */
 export class DraftHandler extends DomHandler {
   body: DraftElement | null = null;
@@ -64,9 +71,28 @@ export class DraftHandler extends DomHandler {
   readonly bodyOrder: DraftElement[] = [];
   /** Ids of the elements outside that <body>, as written. */
   readonly outsideIds: string[] = [];
+  /** An element nested deeper than `maxDepth` was met: the parser stopped there. */
+  tooDeep = false;
   private inBody = false;
+  private reader: Parser | null = null;
+
+  constructor(private readonly maxDepth: number = maxNesting) {
+    super();
+  }
+
+  /** htmlparser2's Parser introduces itself here, the only parser that drives this handler. */
+  override onparserinit(parser: Parser): void {
+    super.onparserinit(parser);
+    this.reader = parser;
+  }
 
   override onopentag(name: string, attribs: Record<string, string>): void {
+    // The stack holds the root and the open elements: its length is the new element's depth.
+    if (this.tagStack.length > this.maxDepth) {
+      this.tooDeep = true;
+      this.reader?.pause(); // no further events, except the end tag of a void element: ignored
+      return;
+    }
     const element = new DraftElement(shared(name), hasAny(attribs) ? attribs : noAttributes);
     this.addNode(element);
     this.tagStack.push(element);
@@ -79,6 +105,7 @@ export class DraftHandler extends DomHandler {
   }
 
   override onclosetag(): void {
+    if (this.tooDeep) return;
     const element = this.tagStack[this.tagStack.length - 1];
     if (element && element.children.length > 0) element.children = element.children.slice();
     if (element === this.body) this.inBody = false;

@@ -29,6 +29,10 @@ export const draftErrorCodes = {
   nothing_to_undo: { message: 'There is no operation to undo.' },
   nothing_to_redo: { message: 'There is no undone operation to redo.' },
   no_body: { message: 'The document has no body (a frameset document).' },
+  too_deep: {
+    message:
+      'The page nests elements more than 512 deep (the limit of the `pages` check); it was not read further.',
+  },
   invalid_log: { message: 'The draft log does not replay onto this base document.' },
 } as const;
 

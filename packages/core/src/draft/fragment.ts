@@ -1,6 +1,7 @@
 import type { ChildNode } from 'domhandler';
 import { Element, Text } from 'domhandler';
 import { Parser } from 'htmlparser2';
+import { maxNesting } from '../checks/html/page.js';
 import { DraftHandler } from './element.js';
 import type { ContentModel } from './html.js';
 import { rawMode, voidElements } from './html.js';
@@ -17,6 +18,8 @@ import { rawMode, voidElements } from './html.js';
  *   that parent's end tag (`</script`), which would end the element early.
  * - nests deeper than `maxDepth` elements (what is left of `maxNesting` below its parent), as
  *   a page deeper than a browser's parser allows fails the `pages` check and costs deep recursion.
+ *   Reading stops at the first element too deep (see DraftHandler), so this refusal costs no
+ *   more than reading the fragment up to there, however long the rest.
  * Inside <svg> or <math> the fragment is read as SVG or MathML, as a browser would.
  */
 export type FragmentResult =
@@ -24,9 +27,6 @@ export type FragmentResult =
   | { readonly ok: false; readonly problem: string };
 
 const documentMarkup: ReadonlySet<string> = new Set(['html', 'head', 'body', 'frameset']);
-
-/** Deepest element nesting a draft accepts: Blink's parser limit, as in the `pages` check. */
-export const maxNesting = 512;
 
 export function parseFragment(
   html: string,
@@ -101,23 +101,19 @@ class BalanceHandler extends DraftHandler {
   problem: string | undefined;
   explicitCloses = 0;
   selfClosing = false;
-  private depth = 0;
-
-  constructor(private readonly maxDepth: number) {
-    super();
-  }
 
   override onopentag(name: string, attribs: Record<string, string>, isImplied?: boolean): void {
-    if (++this.depth > this.maxDepth) {
+    super.onopentag(name, attribs);
+    if (this.tooDeep) {
       this.fail(`The fragment nests elements deeper than the page allows (${maxNesting} levels).`);
+      return;
     }
     if (isImplied) this.fail(`</${name}> has no start tag.`);
     if (documentMarkup.has(name)) this.fail(`<${name}> is document markup.`);
-    super.onopentag(name, attribs);
   }
 
   override onclosetag(name?: string, isImplied?: boolean): void {
-    this.depth -= 1;
+    if (this.tooDeep) return;
     if (!isImplied) this.explicitCloses += 1;
     else if (!this.selfClosing && !voidElements.has(name ?? '')) {
       this.fail(`<${name ?? ''}> is not closed by its own end tag.`);

@@ -1,9 +1,10 @@
 import type { ChildNode, Element, ParentNode } from 'domhandler';
+import { maxNesting } from '../checks/html/page.js';
 import { forEachElement, isElement, isInside } from './dom.js';
 import { cloneDeep } from './element.js';
 import type { DraftError } from './errors.js';
 import { draftError } from './errors.js';
-import { maxNesting, parseFragment } from './fragment.js';
+import { parseFragment } from './fragment.js';
 import { contentModel } from './html.js';
 import type { Group, IndexedPage, Place } from './page.js';
 import type { Operation } from './schema.js';

@@ -58,14 +58,19 @@ export class IndexedPage {
     for (const raw of outsideIds) this.outsideIds.add(attributeValue(raw));
   }
 
-  /** Parses a page, giving a body written without tags its element; null for a frameset. */
-  static parse(html: string): IndexedPage | null {
+  /**
+   * Parses a page, giving a body written without tags its element. Refused: a page nested deeper
+   * than `maxNesting` (read no further than its first element too deep, as the `pages` check
+   * does), and a frameset, which has no body.
+   */
+  static parse(html: string): IndexedPage | 'too_deep' | 'no_body' {
     const handler = new DraftHandler();
     new Parser(handler, rawMode).end(html);
+    if (handler.tooDeep) return 'too_deep';
     const { body } = handler;
     if (body) return new IndexedPage(handler.root, body, handler.bodyOrder, handler.outsideIds);
     const implied = implyBody(handler.root);
-    if (!implied) return null;
+    if (!implied) return 'no_body';
     return new IndexedPage(handler.root, implied.body, implied.bodyOrder, implied.outsideIds);
   }
 
