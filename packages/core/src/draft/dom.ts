@@ -83,6 +83,42 @@ export function forEachElement(
   }
 }
 
+/**
+ * Levels of elements from `root` down: 1 for an element without child elements. The walk follows
+ * parent and sibling links instead of recursing, so it needs no stack however deep the tree, and
+ * it stops at the first element more than `limit` levels down (the answer is then past `limit`).
+ */
+export function heightOf(root: Element, limit = Infinity): number {
+  let height = 1;
+  let depth = 1;
+  let node: Element = root;
+  while (height <= limit) {
+    const child = firstElementFrom(node.children[0] ?? null);
+    if (child) {
+      node = child;
+      depth += 1;
+      if (depth > height) height = depth;
+      continue;
+    }
+    // A leaf: on to the next element in pre-order, climbing back no higher than `root`.
+    let next: Element | null = null;
+    while (node !== root && !(next = firstElementFrom(node.next))) {
+      node = node.parent as Element;
+      depth -= 1;
+    }
+    if (!next) return height;
+    node = next;
+  }
+  return height;
+}
+
+function firstElementFrom(node: ChildNode | null): Element | null {
+  for (let sibling = node; sibling; sibling = sibling.next) {
+    if (isElement(sibling)) return sibling;
+  }
+  return null;
+}
+
 /** True when `node` is `ancestor` or lies below it. */
 export function isInside(node: ParentNode | null, ancestor: Element): boolean {
   for (let current = node; current; current = current.parent) {

@@ -1,6 +1,6 @@
 import type { ChildNode, Element, ParentNode } from 'domhandler';
 import { maxNesting } from '../checks/html/page.js';
-import { forEachElement, isElement, isInside } from './dom.js';
+import { forEachElement, heightOf, isElement, isInside } from './dom.js';
 import { cloneDeep } from './element.js';
 import type { DraftError } from './errors.js';
 import { draftError } from './errors.js';
@@ -55,11 +55,11 @@ export function plan(page: IndexedPage, operation: Operation): Planned {
       );
       const parent = check.resolve(operation.parent, 'operation.parent');
       const before = check.before(operation.before, parent);
-      if (target && parent && isInside(parent, target)) {
-        errors.push(draftError('move_into_self', 'operation.parent'));
-      }
+      const intoSelf = target !== undefined && parent !== undefined && isInside(parent, target);
+      if (intoSelf) errors.push(draftError('move_into_self', 'operation.parent'));
       if (parent && !check.holdsElements(parent, 'operation.parent')) return done([], [], []);
       if (!target || !parent || before === undefined) return done([], [], []);
+      if (!intoSelf) check.fitsIn(target, parent, 'operation.parent');
       const group: Group = { nodes: [target], piece: undefined };
       const anchor = before === target ? target.next : before;
       return done(
@@ -175,6 +175,29 @@ class Checks {
       draftError('not_a_container', field, `<${parent.name}> cannot hold child elements.`),
     );
     return false;
+  }
+
+  /**
+   * Refuses (`too_deep`) to put `element` into `parent` when its deepest element would then lie
+   * more than `maxNesting` levels down, the limit fragments and pages are held to. Without this, a
+   * copy moved into its own original doubles the depth, until serializing and outlining the page
+   * (recursive walks) overflow the stack. Landing no deeper than it sits now, `element` nests
+   * nothing deeper than the page already does (no walk needed; a page opened without a <body> tag
+   * may sit one level past the limit, and its elements can still be reordered); otherwise the
+   * walk goes no further than the room left below `parent`.
+   */
+  fitsIn(element: Element, parent: Element, field: string): void {
+    const parentDepth = depthOf(parent);
+    if (parentDepth < depthOf(element)) return;
+    const room = maxNesting - parentDepth;
+    if (heightOf(element, room) <= room) return;
+    this.errors.push(
+      draftError(
+        'too_deep',
+        field,
+        `Moved there, the element would nest elements deeper than the page allows (${maxNesting} levels).`,
+      ),
+    );
   }
 
   /** Parses `html` for the content of `parent` (as plain HTML when the parent is unknown). */
