@@ -17,6 +17,7 @@ export const V1_PROBLEMS = {
   revision_conflict: [409, 'The saved version changed'],
   nothing_to_undo: [409, 'Nothing to undo'],
   nothing_to_redo: [409, 'Nothing to redo'],
+  draft_unusable: [409, 'The draft can no longer be rebuilt'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type V1ProblemCode = keyof typeof V1_PROBLEMS;

@@ -95,5 +95,27 @@ describe('drafts without room in memory', () => {
     const rebuilt = await run(cramped, 'cramped');
     expect(rebuilt).toEqual(kept);
     expect(kept.html).toContain('<li id="two">Two</li><h1 id="top">');
+
+    // A logged operation this engine no longer replays: 409 draft_unusable, never a 500; the
+    // draft can still be discarded, and a new one opens on the saved version.
+    const holder = { accountNumber: account.accountNumber, client: 'unusable' };
+    await cramped.open(access, holder, null);
+    const row = (await store.drafts.find(pageId, holder))!;
+    await store.drafts.append({
+      draftId: row.id,
+      seq: row.sequence + 1,
+      kind: 'operation',
+      token: 'dt_logged_elsewhere',
+      operation: { kind: 'remove', target: '#no-such-element' },
+    });
+    const stuck = await store.drafts.find(pageId, holder);
+    await expect(cramped.open(access, holder, stuck)).rejects.toMatchObject({
+      status: 409,
+      code: 'draft_unusable',
+    });
+    await cramped.discard(access, holder, stuck);
+    const fresh = await cramped.open(access, holder, await store.drafts.find(pageId, holder));
+    expect(fresh.can_undo).toBe(false);
+    expect(fresh.html).toContain('id="intro"');
   });
 });

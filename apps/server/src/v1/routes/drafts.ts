@@ -12,7 +12,8 @@ import { writeResponses } from './projects.js';
 const tags = ['Page editing'];
 const conflict = {
   description:
-    '`lock_required`, `stale_draft_token`, `revision_conflict`, `nothing_to_undo`/`redo`',
+    '`lock_required`, `stale_draft_token`, `revision_conflict`, `nothing_to_undo`/`redo`, ' +
+    '`draft_unusable` (a draft that can no longer be rebuilt: discard it)',
 };
 
 /** Steps 2 to 4 of the editing flow: drafts, operations, draft undo/redo, save. */

@@ -180,8 +180,14 @@ export class DraftService {
     const { operations, applied } = await this.#store.drafts.log(row);
     const log = { format: 1, operations, applied, sequence: row.sequence } as DraftLog;
     const rebuilt = Draft.rebuild(html, log);
-    if (!rebuilt.ok)
-      throw new Error(`draft ${row.id} does not rebuild: ${rebuilt.errors[0]?.code}`);
+    if (!rebuilt.ok) {
+      // A log this engine no longer replays (one written under other rules): the draft cannot be
+      // continued, only discarded; the saved versions are not affected.
+      throw v1Problem(
+        'draft_unusable',
+        `This draft cannot be rebuilt (${rebuilt.errors[0]?.code ?? 'invalid_log'}); discard it with DELETE /pages/{page}/draft and open a new one.`,
+      );
+    }
     const live = { draft: rebuilt.draft, token: row.token };
     this.#remember(row.id, live, html);
     return live;
