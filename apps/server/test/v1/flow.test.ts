@@ -317,6 +317,54 @@ describe('draft tokens', () => {
     const twin = caller(s, s.token, 'tokens-twin');
     const theirs = await twin('POST', `/pages/${index}/operations`, { json: request });
     expect(theirs.status).toBe(423);
+
+    // A save keeps the newest token, and the request that made it may still be retried.
+    const saved = await ada('PUT', `/pages/${index}/operations`, {
+      json: { draft_token: first.body.draft_token, commit_id: randomUUID() },
+    });
+    expect(saved.status).toBe(200);
+    const retried = await ada<OperationBody>('POST', `/pages/${index}/operations`, {
+      json: request,
+    });
+    expect([retried.status, retried.body]).toEqual([200, first.body]);
+    const kept = await ada<DraftBody>('GET', `/pages/${index}/draft`);
+    expect([kept.body.draft_token, kept.body.base_revision]).toEqual([first.body.draft_token, 2]);
+  });
+
+  it('get a new token at a save whose page reads back as another tree', async () => {
+    const { id, pageIds } = await createProject(s, s.token);
+    const index = pageIds['index.html']!;
+    const ada = caller(s, s.token, 'reread');
+    await ada('PUT', `/projects/${id}/lock`, { json: lockBody });
+    const draft = await ada<DraftBody>('GET', `/pages/${index}/draft`);
+    // A <div> inside a <p>: the draft holds it, but HTML read back closes the <p> before it.
+    const inserted = await ada<OperationBody>('POST', `/pages/${index}/operations`, {
+      json: {
+        draft_token: draft.body.draft_token,
+        operation: { kind: 'insert', parent: '#intro', html: '<div id="block">block</div>' },
+      },
+    });
+    expect(inserted.status).toBe(200);
+    const before = await ada<DraftBody>('GET', `/pages/${index}/draft`);
+    const saved = await ada('PUT', `/pages/${index}/operations`, {
+      json: { draft_token: inserted.body.draft_token, commit_id: randomUUID() },
+    });
+    expect(saved.status).toBe(200);
+    const after = await ada<DraftBody>('GET', `/pages/${index}/draft`);
+    expect(after.body.draft_token).not.toBe(inserted.body.draft_token);
+    expect(after.body.outline).not.toEqual(before.body.outline);
+    // `@n` read with the old token would name other elements now: that token is stale.
+    const stale = await ada('POST', `/pages/${index}/operations`, {
+      json: { draft_token: inserted.body.draft_token, operation: { kind: 'remove', target: '@2' } },
+    });
+    expect([stale.status, stale.body.code]).toEqual([409, 'stale_draft_token']);
+    const next = await ada<OperationBody>('POST', `/pages/${index}/operations`, {
+      json: {
+        draft_token: after.body.draft_token,
+        operation: { kind: 'remove', target: '#block' },
+      },
+    });
+    expect(next.status).toBe(200);
   });
 });
 

@@ -210,19 +210,32 @@ export class DraftsRepository {
 
   /**
    * After a save: the draft continues on the new base with an empty undo stack. Its events so far
-   * are folded into the base; the newest stays as a tombstone carrying the token and its number.
+   * are folded into the base; the newest stays as a tombstone carrying the token and its number
+   * (and the request that made it, for an exact retry). With a `newToken` (the saved page reads
+   * back as another tree, so the old token's `@n` would name other elements), the tombstone
+   * carries that token instead, and no retry of the old request.
    */
   async rebase(input: {
     draft: Pick<DraftRecord, 'id' | 'sequence' | 'token'>;
     baseRevision: number;
     baseSha256: string;
+    newToken?: string;
   }): Promise<void> {
-    const { id, sequence, token } = input.draft;
+    const { id, sequence } = input.draft;
+    const token = input.newToken ?? input.draft.token;
     await this.#scope.db
       .deleteFrom('draft_events')
       .where('draft_id', '=', id)
       .where('seq', '<', sequence)
       .execute();
+    if (input.newToken !== undefined) {
+      await this.#scope.db
+        .updateTable('draft_events')
+        .set({ token, fingerprint: null, answer: null })
+        .where('draft_id', '=', id)
+        .where('seq', '=', sequence)
+        .execute();
+    }
     await this.#scope.db
       .updateTable('drafts')
       .set({
@@ -247,7 +260,8 @@ export class DraftsRepository {
 function toDraft(row: DraftColumns, pageId: string, holder: LockHolder): DraftRecord | null {
   if (row.d_id === null) return null;
   const baseSequence = row.d_base_seq!;
-  const event = row.e_seq !== null && row.e_seq > baseSequence;
+  // The newest event, or the tombstone a save left of it: either made the newest token.
+  const event = row.e_seq !== null && row.e_seq >= baseSequence;
   return {
     id: row.d_id,
     pageId,

@@ -193,10 +193,21 @@ export class DraftService {
     return live;
   }
 
-  /** After a save: the same token, a fresh draft on the saved page (empty undo stack). */
-  rebased(row: DraftRecord, html: string): void {
+  /**
+   * Before a save: the draft that will continue on the saved page, read back from its text, and
+   * its token. The token stays unless the text reads back as another tree (markup HTML cannot
+   * hold, such as a <div> inside a <p>, moves on reading): then `@n` read with the old token
+   * would name other elements, so the draft gets a new one (the old one answers 409).
+   */
+  reopen(row: DraftRecord, html: string): { draft: Draft | null; token: string } {
     const opened = Draft.open(html);
-    if (opened.ok) this.#remember(row.id, { draft: opened.draft, token: row.token }, html);
+    const same = opened.ok && opened.draft.html() === html;
+    return { draft: opened.ok ? opened.draft : null, token: same ? row.token : newToken() };
+  }
+
+  /** After a save: the draft `reopen` prepared, with its empty undo stack, is the live one. */
+  rebased(row: DraftRecord, html: string, reopened: { draft: Draft | null; token: string }): void {
+    if (reopened.draft) this.#remember(row.id, { ...reopened, draft: reopened.draft }, html);
     else this.#cache.delete(row.id);
   }
 

@@ -58,6 +58,7 @@ export class SaveService {
     const live = await this.#drafts.live(row);
     const html = live.draft.html();
     const bytes = new TextEncoder().encode(html);
+    const reopened = this.#drafts.reopen(row, html);
     const savedAt = isoTime(this.#clock.now());
     let answer: Saved | undefined;
     try {
@@ -91,6 +92,7 @@ export class SaveService {
               draft: row,
               baseRevision: recorded.revision,
               baseSha256: stored.sha256,
+              ...(reopened.token !== row.token ? { newToken: reopened.token } : {}),
             });
           },
         };
@@ -103,7 +105,7 @@ export class SaveService {
       }
       throw error;
     }
-    this.#drafts.rebased(row, html);
+    this.#drafts.rebased(row, html, reopened);
     return answer!;
   }
 }
