@@ -1,6 +1,7 @@
 // The editing flow of editing-api-v1.md, step by step, over HTTP on loopback.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readZip } from '@galley/core';
 import type {
   DraftBody,
   HistoryBody,
@@ -11,7 +12,15 @@ import type {
   SavedBody,
   TestServer,
 } from './helpers.js';
-import { caller, createProject, startV1Server } from './helpers.js';
+import {
+  call,
+  caller,
+  createProject,
+  projectFolder,
+  startV1Server,
+  zipForm,
+  zipOf,
+} from './helpers.js';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -329,6 +338,54 @@ describe('draft tokens', () => {
     expect([retried.status, retried.body]).toEqual([200, first.body]);
     const kept = await ada<DraftBody>('GET', `/pages/${index}/draft`);
     expect([kept.body.draft_token, kept.body.base_revision]).toEqual([first.body.draft_token, 2]);
+  });
+
+  it('save a page whose edits came to nothing byte for byte as it was written', async () => {
+    const written =
+      '\ufeff<!DOCTYPE html>\r\n<html><head><meta charset="utf-8"><title>x</title><link rel=stylesheet href=style.css></head>\r\n<p id="a" class=\'lead\'>hi<br/>there</p>\r\n<p id="b">b</p>\r\n';
+    const bytes = new TextEncoder().encode(written);
+    const folder = projectFolder('Kept');
+    folder.set('index.html', bytes);
+    const created = await call<{ id: string }>(s, 'POST', '/projects/folder', {
+      token: s.token,
+      client: 'kept',
+      form: zipForm(zipOf(folder)),
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+    const pages = await call<{ pages: Array<{ id: string; file: string }> }>(
+      s,
+      'GET',
+      `/projects/${id}/pages`,
+      { token: s.token },
+    );
+    const index = pages.body.pages.find((p) => p.file === 'index.html')!.id;
+    const ada = caller(s, s.token, 'kept');
+    await ada('PUT', `/projects/${id}/lock`, { json: lockBody });
+    const draft = await ada<DraftBody>('GET', `/pages/${index}/draft`);
+    const removed = await ada<OperationBody>('POST', `/pages/${index}/operations`, {
+      json: { draft_token: draft.body.draft_token, operation: { kind: 'remove', target: '#b' } },
+    });
+    const undone = await ada<OperationBody>('POST', `/pages/${index}/draft/undo`);
+    expect([removed.status, undone.status]).toEqual([200, 200]);
+    const saved = await ada('PUT', `/pages/${index}/operations`, {
+      json: { draft_token: undone.body.draft_token, commit_id: randomUUID() },
+    });
+    expect(saved.status).toBe(200);
+    const download = async () =>
+      readZip((await ada('GET', `/projects/${id}/folder`)).bytes).folder.get('index.html')!;
+    expect(Buffer.from(await download()).equals(Buffer.from(bytes))).toBe(true);
+
+    // A real edit writes the page as the draft holds it.
+    const edited = await ada<OperationBody>('POST', `/pages/${index}/operations`, {
+      json: { draft_token: undone.body.draft_token, operation: { kind: 'remove', target: '#b' } },
+    });
+    await ada('PUT', `/pages/${index}/operations`, {
+      json: { draft_token: edited.body.draft_token, commit_id: randomUUID() },
+    });
+    const after = new TextDecoder().decode(await download());
+    expect(after).not.toContain('id="b"');
+    expect(after).toContain('id="a"');
   });
 
   it('get a new token at a save whose page reads back as another tree', async () => {

@@ -194,15 +194,21 @@ export class DraftService {
   }
 
   /**
-   * Before a save: the draft that will continue on the saved page, read back from its text, and
-   * its token. The token stays unless the text reads back as another tree (markup HTML cannot
+   * Before a save: the draft that will continue on the saved page, read back from its `saved`
+   * text, and its token. The token stays unless the text reads back as another tree (markup HTML cannot
    * hold, such as a <div> inside a <p>, moves on reading): then `@n` read with the old token
    * would name other elements, so the draft gets a new one (the old one answers 409).
    */
-  reopen(row: DraftRecord, html: string): { draft: Draft | null; token: string } {
-    const opened = Draft.open(html);
-    const same = opened.ok && opened.draft.html() === html;
+  reopen(row: DraftRecord, saved: string, edited: string): { draft: Draft | null; token: string } {
+    const opened = Draft.open(saved);
+    const same = opened.ok && opened.draft.html() === edited;
     return { draft: opened.ok ? opened.draft : null, token: same ? row.token : newToken() };
+  }
+
+  /** Whether `text`, opened as a draft, writes back as `html`: the same tree. */
+  readsAs(text: string, html: string): boolean {
+    const opened = Draft.open(text);
+    return opened.ok && opened.draft.html() === html;
   }
 
   /** After a save: the draft `reopen` prepared, with its empty undo stack, is the live one. */

@@ -56,9 +56,15 @@ export class SaveService {
   ): Promise<Saved> {
     const { page, project } = access;
     const live = await this.#drafts.live(row);
-    const html = live.draft.html();
-    const bytes = new TextEncoder().encode(html);
-    const reopened = this.#drafts.reopen(row, html);
+    const edited = live.draft.html();
+    // A draft whose edits came to nothing saves the page as it was written, not as the draft
+    // writes it back (a byte-order mark, attribute quotes and omitted tags stay as they were).
+    const baseBytes = await this.#files.file(row.baseSha256);
+    const baseText = new TextDecoder().decode(baseBytes);
+    const unchanged = this.#drafts.readsAs(baseText, edited);
+    const html = unchanged ? baseText : edited;
+    const bytes = unchanged ? baseBytes : new TextEncoder().encode(edited);
+    const reopened = this.#drafts.reopen(row, html, edited);
     const savedAt = isoTime(this.#clock.now());
     let answer: Saved | undefined;
     try {
