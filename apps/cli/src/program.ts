@@ -1,28 +1,93 @@
 import { Command } from 'commander';
+import type { CommanderError } from 'commander';
 import { commands } from './commands/index.js';
 import type { CliIo } from './io.js';
-import { CliError } from './io.js';
+import { exitCodes, InputError } from './lib/exit.js';
+
+/** A usage mistake commander found (or its help shown), with the command it was found on. */
+class UsageError extends Error {
+  constructor(
+    readonly command: Command,
+    readonly commanderError: CommanderError,
+  ) {
+    super(commanderError.message);
+    this.name = 'UsageError';
+  }
+}
+
+/** `galley tokens issue`: the words that name `command`. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/**
+ * Commander's own output made to follow docs/cli.md: help goes to stdout; a usage mistake is
+ * not printed by commander (nor followed by the usage text) but thrown, for `run` to print as
+ * one `galley: …` line with exit code 2. Applied to every command, since each throws its own.
+ */
+function configure(command: Command, io: CliIo): void {
+  command
+    .exitOverride((error) => {
+      throw new UsageError(command, error);
+    })
+    .configureOutput({
+      writeOut: (text) => io.out(text.replace(/\n$/, '')),
+      // Only help shown for a mistake (a command group without its command) comes here.
+      writeErr: () => undefined,
+      outputError: () => undefined,
+    })
+    .showHelpAfterError(false);
+  for (const sub of command.commands) configure(sub, io);
+}
 
 export function createProgram(io: CliIo): Command {
-  const program = new Command('galley')
-    .description('Galley: an open service for editing web and display-media projects')
-    .showHelpAfterError();
+  const program = new Command('galley').description(
+    'Galley: an open service for editing web and display-media projects',
+  );
   for (const register of commands) register(program, io);
+  configure(program, io);
   return program;
 }
 
-/** Runs the CLI; returns the exit code for failures it reports itself. */
+/** A usage mistake as the one line after `galley: `; help asked for is no mistake (undefined). */
+function usageText(error: UsageError): string | undefined {
+  const { commanderError: cause, command } = error;
+  if (cause.exitCode === 0) return undefined; // --help, `galley help`
+  if (cause.code === 'commander.help') {
+    // Help shown for a mistake: a command group without (or with an unknown) command.
+    const word = command.args.at(-1);
+    const known = command.commands.map((c) => c.name()).join(', ');
+    const path = commandPath(command);
+    return word === undefined
+      ? `no command given; \`${path}\` takes one of: ${known} (see \`${path} --help\`)`
+      : `unknown command '${word}' (see \`${path} --help\`)`;
+  }
+  const text = cause.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
+  // `check: missing required argument 'folder'`: which command, without repeating `galley`.
+  return command.parent ? `${commandPath(command).replace(/^\S+ /, '')}: ${text}` : text;
+}
+
+/**
+ * Runs the CLI; returns the exit code for failures it reports itself (docs/cli.md): 2 for a
+ * usage mistake or unusable input, 1 for a failure once the input was accepted.
+ */
 export async function run(argv: string[], io: CliIo): Promise<number> {
   try {
     await createProgram(io).parseAsync(argv);
-    return 0;
+    return exitCodes.ok;
   } catch (error) {
-    if (error instanceof CliError) {
-      io.err(`galley: ${error.message}`);
-      return 1;
+    if (error instanceof UsageError) {
+      const text = usageText(error);
+      if (text === undefined) return exitCodes.ok;
+      io.err(`galley: ${text}`);
+      return exitCodes.unusable;
     }
-    const e = error as { code?: unknown; message?: unknown };
+    const e = error as { name?: unknown; message?: unknown };
     io.err(`galley: ${typeof e.message === 'string' ? e.message : 'failed'}`);
-    return 1;
+    // The server's ConfigError: a setting that cannot be used, as unusable as a bad option.
+    if (error instanceof InputError || e.name === 'ConfigError') return exitCodes.unusable;
+    return exitCodes.failed; // CliError, CommandFailure, or anything unforeseen
   }
 }

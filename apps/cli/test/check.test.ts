@@ -14,10 +14,12 @@ import {
   galley,
   galleyOnTerminal,
   noTerminal,
+  oneErrorLine,
   page,
   readTree,
   removeDirectory,
   validProject,
+  zipped,
 } from './support/galley.js';
 
 // Every test spawns `galley` processes (about 1 s each, more on a busy machine).
@@ -185,10 +187,11 @@ describe('galley check on unusable input: exit 2 and one line on stderr', () => 
     await refused(dir, /io\/pipe is not a regular file/);
   });
 
-  it('no folder given at all (a usage error)', async () => {
+  it('no folder given at all (a usage error): one line, no usage text', async () => {
     const run = await galley(['check']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("missing required argument 'folder'");
+    expect(run.stderr).toBe("galley: check: missing required argument 'folder'\n");
+    expect(oneErrorLine(run)).toBe(true);
   });
 });
 
@@ -196,12 +199,12 @@ const noCorpus = corpusMissing;
 if (noCorpus) console.warn(`skipped: ${noCorpus}`);
 describe.skipIf(!!noCorpus)('galley check on the corpus sites, read in place', () => {
   it.each(corpusSiteNames)(
-    '%s: a plain site is no project folder (exit 1, core report)',
+    '%s: a plain site is no project folder (exit 1, the report of its ZIP)',
     async (name) => {
       const path = join(corpusSites, name);
       const run = await galley(['check', path, '--json']);
       expect(run.code).toBe(1);
-      expect(run.stdout).toBe(`${JSON.stringify(checkFolder(readTree(path)))}\n`);
+      expect(run.stdout).toBe(`${JSON.stringify(checkZip(zipped(readTree(path))))}\n`);
       expect(run.stdout).toContain('"code":"project.missing"');
     },
   );

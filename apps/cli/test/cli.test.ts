@@ -1,11 +1,18 @@
 // The real `galley` command, spawned from its sources (no build needed), against a real data folder.
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { writeZip } from '@galley/core';
+import { folderOf, validProject } from './support/galley.js';
+
+// Every test spawns `galley` processes (about 1 s each, more on a busy machine).
+vi.setConfig({ testTimeout: 120_000 });
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const bin = join(repo, 'apps/cli/src/bin.ts');
@@ -15,8 +22,18 @@ const env = { ...process.env, GALLEY_LOG_LEVEL: 'silent', GALLEY_DATABASE_URL: '
 function galley(
   ...args: string[]
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return galleyWith({}, ...args);
+}
+
+function galleyWith(
+  extraEnv: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, ...args], { cwd: repo, env });
+    const child = spawn(process.execPath, [...nodeArgs, ...args], {
+      cwd: repo,
+      env: { ...env, ...extraEnv },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -32,8 +49,8 @@ interface Serving {
   url: string;
 }
 
-function serve(data: string): Promise<Serving> {
-  const child = spawn(process.execPath, [...nodeArgs, 'serve', '--port', '0', '--data', data], {
+function serve(data: string, port = '0'): Promise<Serving> {
+  const child = spawn(process.execPath, [...nodeArgs, 'serve', '--port', port, '--data', data], {
     cwd: repo,
     env,
   });
@@ -43,7 +60,7 @@ function serve(data: string): Promise<Serving> {
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     child.stdout.on('data', (d: Buffer) => {
       output += d.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+      const url = /Galley is at (http:\/\/[^\s,]+)[, ].*\(data: /.exec(output)?.[1];
       if (url) {
         clearTimeout(timer);
         resolve({ child, output: () => output, url });
@@ -64,6 +81,20 @@ function stop(
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** A port that was free a moment ago (for `serve --port N`, which then reports the base URL). */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** One line `galley: …` on stderr and nothing on stdout. */
+const oneLine = (run: { stdout: string; stderr: string }) =>
+  run.stdout === '' && /^galley: [^\n]+\n$/.test(run.stderr);
 
 describe('galley serve and the office commands', () => {
   let data: string;
@@ -228,12 +259,104 @@ describe('galley serve and the office commands', () => {
         '--days',
         days,
       );
-      expect([days, refused.code]).toEqual([days, 1]);
-      expect(refused.stderr).toMatch(/--days.*1 to 90 days/s);
+      expect([days, refused.code]).toEqual([days, 2]); // a usage error
+      expect(refused.stderr).toMatch(
+        /^galley: tokens issue: option '--days <n>'.*1 to 90 days.*\n$/,
+      );
       expect(refused.stdout).toBe('');
     }
     const stillOne = await galley('tokens', 'list', '--data', data, '--email', 'ben@example.org');
     expect((JSON.parse(stillOne.stdout) as unknown[]).length).toBe(2);
+  });
+
+  it('refuses an unusable account as a usage error (exit 2), creating nothing', async () => {
+    const cases: Array<[string[], string]> = [
+      [['--email', 'not-an-email', '--name', 'D'], '--email not-an-email is not an e-mail address'],
+      [['--email', 'd@', '--name', 'D'], '--email d@ is not an e-mail address'],
+      [['--email', '', '--name', 'D'], '--email is empty'],
+      [['--email', 'd@example.org', '--name', ''], '--name is empty'],
+      [['--email', 'd@example.org', '--name', '   '], '--name is empty'],
+      [
+        ['--email', 'd@example.org', '--name', 'D', '--password', ''],
+        '--password is empty; leave it out to have a password generated',
+      ],
+      [
+        ['--email', 'd@example.org', '--name', 'D', '--password', 'x'.repeat(1025)],
+        '--password is longer than 1024 characters; the sign-in takes no more',
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const run = await galley('accounts', 'add', '--data', data, ...args);
+      expect([args, run.code, run.stderr]).toEqual([args, 2, `galley: ${message}\n`]);
+      expect(run.stdout).toBe('');
+    }
+    for (const email of ['not-an-email', 'd@example.org']) {
+      const none = await galley('tokens', 'list', '--data', data, '--email', email);
+      expect(none.code).toBe(1);
+      expect(none.stderr).toMatch(/no account/);
+    }
+    // A name is kept trimmed; the longest password the sign-in accepts is accepted here.
+    const added = await galley(
+      'accounts',
+      'add',
+      '--data',
+      data,
+      '--email',
+      ' D@Example.org ',
+      '--name',
+      '  Dora ',
+      '--password',
+      'p'.repeat(1024),
+    );
+    expect(added.code).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({ email: 'd@example.org' });
+    const login = await fetch(`${server.url}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'd@example.org', password: 'p'.repeat(1024) }),
+    });
+    expect(login.status).toBe(200);
+    expect(((await login.json()) as { account: { name: string } }).account.name).toBe('Dora');
+  });
+
+  it('refuses a data folder that does not exist or holds no store (exit 2), making none', async () => {
+    const typo = `${data}-typo`;
+    const empty = await mkdtemp(join(tmpdir(), 'galley-cli-empty-'));
+    try {
+      const commands = [
+        ['tokens', 'list', '--email', 'ben@example.org'],
+        ['tokens', 'issue', '--email', 'ben@example.org'],
+        ['tokens', 'revoke', '--email', 'ben@example.org', 'glly_x'],
+        ['accounts', 'add', '--email', 'e@example.org', '--name', 'E'],
+      ];
+      for (const command of commands) {
+        const missing = await galley(...command, '--data', typo);
+        expect([command, missing.code]).toEqual([command, 2]);
+        expect(missing.stderr).toBe(
+          `galley: no Galley data folder at ${typo} (it does not exist); give --data or GALLEY_DATA_DIR, or start \`galley serve\` there first\n`,
+        );
+        expect(oneLine(missing)).toBe(true);
+        expect(existsSync(typo)).toBe(false);
+        const hollow = await galley(...command, '--data', empty);
+        expect(hollow.code).toBe(2);
+        expect(hollow.stderr).toContain(
+          `no Galley data folder at ${empty} (it holds no galley.sqlite)`,
+        );
+        expect(await readdir(empty)).toEqual([]);
+      }
+      // GALLEY_DATA_DIR is held to the same rule.
+      const fromEnv = await galleyWith(
+        { GALLEY_DATA_DIR: typo },
+        'tokens',
+        'list',
+        '--email',
+        'x@y.z',
+      );
+      expect(fromEnv.code).toBe(2);
+      expect(existsSync(typo)).toBe(false);
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
   });
 
   it('stops gracefully on SIGTERM and prints no credentials on the next start', async () => {
@@ -241,5 +364,154 @@ describe('galley serve and the office commands', () => {
     server = await serve(data);
     expect(server.output()).not.toMatch(/password|API token/);
     expect(await stop(server.child, 'SIGINT')).toBe(0);
+  });
+});
+
+describe('galley serve: the address it prints, and starts that fail', () => {
+  const made: string[] = [];
+  const scratch = async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'galley-cli-serve-'));
+    made.push(dir);
+    return dir;
+  };
+  afterAll(async () => {
+    for (const dir of made) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('prints the base URL clients use (localhost), and `watch` given it imports a version', async () => {
+    const data = join(await scratch(), 'data');
+    const port = await freePort();
+    const server = await serve(data, String(port));
+    try {
+      const out = server.output();
+      // The base URL defaults to http://localhost:<port>; it listens on 127.0.0.1.
+      expect(out).toContain(
+        `Galley is at http://localhost:${port}, listening on http://127.0.0.1:${port} (data: ${data})`,
+      );
+      expect(server.url).toBe(`http://localhost:${port}`);
+      const token = /API token:\s+(glly_\S+)/.exec(out)![1]!;
+      const password = /password:\s+(\S+)/.exec(out)![1]!;
+      const form = new FormData();
+      form.set('zip', new Blob([writeZip(folderOf(validProject()))]), 'folder.zip');
+      const created = await fetch(`${server.url}/api/v1/projects/folder`, {
+        method: 'POST',
+        headers: { ...bearer(token), 'x-editor-client': 'serve-test' },
+        body: form,
+      });
+      expect(created.status).toBe(201);
+      const project = (await created.json()) as { id: string };
+      const login = await fetch(`${server.url}/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'office@galley.local', password }),
+      });
+      const { csrf_token } = (await login.json()) as { csrf_token: string };
+      const confirmed = await fetch(`${server.url}/api/v1/projects/${project.id}/confirmations`, {
+        method: 'POST',
+        headers: {
+          cookie: (login.headers.get('set-cookie') ?? '').split(';')[0]!,
+          'x-csrf-token': csrf_token,
+          'content-type': 'application/json',
+          'x-editor-client': 'serve-test-screen',
+        },
+        body: '{}',
+      });
+      expect(confirmed.status).toBe(201);
+      const into = await scratch();
+      const watched = await galleyWith(
+        { GALLEY_SERVER: server.url, GALLEY_TOKEN: token },
+        'watch',
+        project.id,
+        '--into',
+        into,
+        '--once',
+      );
+      expect(watched.stderr).toBe('');
+      expect(watched.code).toBe(0);
+      expect(watched.stdout).toMatch(/^v1: .*-v1\.zip \(sha256 [0-9a-f]{64}\)\n$/);
+    } finally {
+      await stop(server.child);
+    }
+  });
+
+  it('a port in use: one line, exit 1, nothing created, no credentials; the next start gets them', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as { port: number };
+    const data = join(await scratch(), 'data');
+    try {
+      const run = await galley('serve', '--port', String(port), '--data', data);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(
+        `galley: cannot listen on 127.0.0.1:${port}: the port is in use (EADDRINUSE); stop what uses it, or pick another --port\n`,
+      );
+      expect(run.stdout).toBe('');
+      expect(existsSync(data)).toBe(false);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+    const server = await serve(data, String(port));
+    expect(server.output()).toMatch(/First start:[\s\S]*API token: glly_/);
+    expect(await stop(server.child)).toBe(0);
+  });
+
+  it('refuses a base URL that is not an absolute http(s) URL (exit 2), making nothing', async () => {
+    const data = join(await scratch(), 'data');
+    for (const value of [
+      'not-a-url',
+      'ftp://galley.example.org',
+      '/galley',
+      '',
+      'http://x.org/?a=1',
+    ]) {
+      const run = await galley('serve', '--port', '0', '--data', data, '--base-url', value);
+      expect([value, run.code]).toEqual([value, 2]);
+      expect(run.stderr).toMatch(
+        /^galley: serve: option '--base-url <url>' argument .* is invalid\./,
+      );
+      expect(oneLine(run)).toBe(true);
+    }
+    const fromEnv = await galleyWith(
+      { GALLEY_BASE_URL: 'not-a-url' },
+      'serve',
+      '--port',
+      '0',
+      '--data',
+      data,
+    );
+    expect(fromEnv).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        'galley: GALLEY_BASE_URL=not-a-url is not an absolute URL (e.g. https://galley.example.org)\n',
+    });
+    expect(existsSync(data)).toBe(false);
+    await mkdir(data); // an explicit base URL is printed as given, with where it listens
+    const server = await new Promise<Serving>((resolve, reject) => {
+      const child = spawn(
+        process.execPath,
+        [
+          ...nodeArgs,
+          'serve',
+          '--port',
+          '0',
+          '--data',
+          data,
+          '--base-url',
+          'https://galley.example.org/',
+        ],
+        { cwd: repo, env },
+      );
+      let output = '';
+      child.stdout.on('data', (d: Buffer) => {
+        output += d.toString();
+        if (/Galley is at/.test(output)) resolve({ child, output: () => output, url: '' });
+      });
+      child.on('exit', () => reject(new Error(`serve exited: ${output}`)));
+    });
+    expect(server.output()).toMatch(
+      /Galley is at https:\/\/galley\.example\.org, listening on http:\/\/127\.0\.0\.1:\d+ \(data: /,
+    );
+    expect(await stop(server.child)).toBe(0);
   });
 });

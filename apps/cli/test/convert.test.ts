@@ -1,11 +1,9 @@
 // `galley convert`: plain sites (generated, and the real corpus sites read in place) into project
 // folder ZIPs; the written ZIP is the core's conversion zipped deterministically; exit codes 0/1/2.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { deflateRawSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { checkZip, convertSite, convertSiteZip, writeZip, zipDeflateLevel } from '@galley/core';
-import type { Folder } from '@galley/core';
+import { checkZip, convertSite, convertSiteZip, writeZip } from '@galley/core';
 import {
   corpusMissing,
   corpusSiteNames,
@@ -14,9 +12,11 @@ import {
   folderOf,
   galley,
   page,
+  oneErrorLine,
   png,
   readTree,
   removeDirectory,
+  zipped,
 } from './support/galley.js';
 
 // Every test spawns `galley` processes (about 1 s each, more on a busy machine).
@@ -31,10 +31,6 @@ async function directory(files: Parameters<typeof directoryOf>[0] = {}) {
 afterAll(async () => {
   for (const path of made) await removeDirectory(path);
 });
-
-/** The bytes the CLI (and the server) must write for a converted folder. */
-const zipped = (folder: Folder) =>
-  writeZip(folder, { deflate: (data) => deflateRawSync(data, { level: zipDeflateLevel }) });
 
 function converted(result: ReturnType<typeof convertSite>) {
   if (!result.ok) throw new Error(`expected a conversion: ${JSON.stringify(result.report)}`);
@@ -150,6 +146,25 @@ describe('galley convert on generated sites', () => {
     const noOutput = await galley(['convert', input]);
     expect(noOutput.code).toBe(2);
     expect(noOutput.stderr).toContain("required option '-o, --output <file>' not specified");
+    expect(oneErrorLine(noOutput)).toBe(true);
+  });
+
+  it('an unusable -o is refused before any work (exit 2): a folder, an empty name', async () => {
+    const input = await directory(site);
+    const cases: Array<[string, string]> = [
+      [out, `galley: -o ${out} is a folder; give a file name, e.g. ${join(out, 'folder.zip')}\n`],
+      ['', 'galley: -o is empty; give the file to write\n'],
+      [
+        `${join(out, 'new')}/`,
+        `galley: -o ${join(out, 'new')}/ names a folder; give a file name\n`,
+      ],
+    ];
+    const before = await readdir(out);
+    for (const [target, message] of cases) {
+      const run = await galley(['convert', input, '-o', target]);
+      expect(run).toMatchObject({ code: 2, stdout: '', stderr: message });
+    }
+    expect(await readdir(out)).toEqual(before); // no temporary file left anywhere
   });
 });
 
@@ -164,7 +179,8 @@ describe.skipIf(!!corpusMissing)('galley convert on the corpus sites, read in pl
     const path = join(corpusSites, name);
     const target = join(out, `${name}.zip`);
     const run = await galley(['convert', path, '-o', target, '--json']);
-    const result = convertSite(readTree(path));
+    // A directory is read as its ZIP is (the service's reader): the conversion of that ZIP.
+    const result = convertSiteZip(zipped(readTree(path)));
     if (result.ok) {
       expect(run.code).toBe(0);
       expect(run.stdout).toBe(`${JSON.stringify({ site: result.site })}\n`);

@@ -2,11 +2,13 @@
 // verified by SHA-256, and every way the service or the options can refuse.
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { v1 } from '@galley/core';
-import { directoryOf, galley, removeDirectory } from './support/galley.js';
+import { directoryOf, galley, oneErrorLine, removeDirectory } from './support/galley.js';
 import { createProject, screenSession, startServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
 
@@ -14,6 +16,20 @@ import type { TestServer } from './support/server.js';
 vi.setConfig({ testTimeout: 120_000 });
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** A stand-in for the service on loopback, answering every request with `handle`. */
+async function fakeService(handle: (req: IncomingMessage, res: ServerResponse) => void) {
+  const server = createHttpServer(handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(resolve);
+      }),
+  };
+}
 
 describe('galley pull', () => {
   let s: TestServer;
@@ -100,11 +116,129 @@ describe('galley pull', () => {
       [['--server', 'ftp://x'], { GALLEY_TOKEN: s.token }, /is not an http\(s\) URL/],
       [['--version', '0'], env, /a whole number from 1/],
       [['-o', '/nonexistent/dir/x.zip'], env, /\/nonexistent\/dir: no such folder/],
+      [['--server', ''], env, /--server is empty/],
+      [['--token', ''], env, /--token is empty/],
     ];
     for (const [extra, runEnv, reason] of cases) {
       const run = await galley(['pull', project.id, ...extra], { env: runEnv });
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(reason);
+      expect(oneErrorLine(run)).toBe(true);
+    }
+  });
+
+  it('an unusable -o is refused before the download (exit 2): a folder, an empty name', async () => {
+    const before = await readdir(out);
+    const folder = await galley(['pull', project.id, '-o', out], { env });
+    expect(folder).toMatchObject({ code: 2, stdout: '' });
+    expect(folder.stderr).toBe(
+      `galley: -o ${out} is a folder; give a file name, e.g. ${join(out, 'folder.zip')}\n`,
+    );
+    const empty = await galley(['pull', project.id, '-o', ''], { env });
+    expect(empty).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'galley: -o is empty; give the file to write\n',
+    });
+    expect(await readdir(out)).toEqual(before);
+  });
+
+  it('an answer it cannot verify is not written (exit 1): no X-Content-SHA256, not a ZIP', async () => {
+    const saved = await fetch(`${s.url}/api/v1/projects/${project.id}/folder`, {
+      headers: { authorization: `Bearer ${s.token}` },
+    });
+    const bytes = Buffer.from(await saved.arrayBuffer());
+    const answers: Array<[Record<string, string>, number, RegExp]> = [
+      [
+        { 'content-type': 'application/zip' },
+        200,
+        /^galley: the service sent project prj_\S+ without X-Content-SHA256, so it cannot be verified; nothing written\n$/,
+      ],
+      [
+        { 'content-type': 'application/octet-stream', 'x-content-sha256': sha256(bytes) },
+        200,
+        /^galley: the service answered 200 application\/octet-stream for project prj_\S+, not 200 application\/zip; nothing written\n$/,
+      ],
+      [
+        { 'content-type': 'application/zip', 'x-content-sha256': sha256(bytes) },
+        203,
+        /^galley: the service answered 203 application\/zip for project prj_\S+, not 200 application\/zip; nothing written\n$/,
+      ],
+    ];
+    for (const [headers, status, reason] of answers) {
+      const fake = await fakeService((_req, res) => res.writeHead(status, headers).end(bytes));
+      try {
+        const target = join(out, 'unverified.zip');
+        const run = await galley(['pull', project.id, '-o', target], {
+          env: { ...env, GALLEY_SERVER: fake.url },
+        });
+        expect(run.code).toBe(1);
+        expect(run.stdout).toBe('');
+        expect(run.stderr).toMatch(reason);
+        await expect(readFile(target)).rejects.toThrow(/ENOENT/);
+      } finally {
+        await fake.close();
+      }
+    }
+  });
+
+  it('a service that accepts but never answers: a timeout, exit 1, nothing written', async () => {
+    const silent = await fakeService(() => undefined); // takes the request, never answers
+    const stalled = await fakeService((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/zip', 'x-content-sha256': 'a'.repeat(64) });
+      res.write('PK'); // then nothing more
+    });
+    try {
+      for (const fake of [silent, stalled]) {
+        const target = join(out, 'late.zip');
+        const started = Date.now();
+        const run = await galley(['pull', project.id, '-o', target, '--timeout', '1'], {
+          env: { ...env, GALLEY_SERVER: fake.url },
+        });
+        expect(run.code).toBe(1);
+        expect(run.stderr).toBe(
+          `galley: no answer from ${fake.url} for 1 s (project ${project.id}); gave up (see --timeout)\n`,
+        );
+        expect(Date.now() - started).toBeLessThan(15_000);
+        await expect(readFile(target)).rejects.toThrow(/ENOENT/);
+      }
+    } finally {
+      await silent.close();
+      await stalled.close();
+    }
+  });
+
+  it('the timeout counts time without progress: a slow download that keeps moving succeeds', async () => {
+    const saved = await fetch(`${s.url}/api/v1/projects/${project.id}/folder`, {
+      headers: { authorization: `Bearer ${s.token}` },
+    });
+    const bytes = Buffer.from(await saved.arrayBuffer());
+    const slow = await fakeService((_req, res) => {
+      res.writeHead(200, {
+        'content-type': 'application/zip',
+        'x-content-sha256': sha256(bytes),
+        'content-length': String(bytes.length),
+      });
+      // Six slices, 0.4 s apart: 2 s in all, never 1 s without a byte.
+      const step = Math.ceil(bytes.length / 6);
+      let at = 0;
+      const next = () => {
+        res.write(bytes.subarray(at, at + step));
+        at += step;
+        if (at >= bytes.length) res.end();
+        else setTimeout(next, 400);
+      };
+      setTimeout(next, 400);
+    });
+    try {
+      const target = join(out, 'slow.zip');
+      const run = await galley(['pull', project.id, '-o', target, '--timeout', '1'], {
+        env: { ...env, GALLEY_SERVER: slow.url },
+      });
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(new Uint8Array(await readFile(target))).toEqual(new Uint8Array(bytes));
+    } finally {
+      await slow.close();
     }
   });
 });

@@ -36,7 +36,7 @@ function serve(data: string) {
       child.stderr.on('data', (d: Buffer) => (output += d.toString()));
       child.stdout.on('data', (d: Buffer) => {
         output += d.toString();
-        const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+        const url = /Galley is at (http:\/\/\S+) \(data: /.exec(output)?.[1];
         if (!url) return;
         clearTimeout(timer);
         const stop = () =>

@@ -217,6 +217,81 @@ describe('galley watch', () => {
     }
   });
 
+  it('a next_page_url on another origin is not followed with the token; nothing recorded', async () => {
+    const paged = await createProject(s, 'Paged elsewhere');
+    await screen.confirm(paged.id);
+    // Elsewhere: a server that records whoever asks it anything, with which credentials.
+    const asked: Array<string | undefined> = [];
+    const elsewhere = createServer((req, res) => {
+      asked.push(req.headers.authorization);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const foreign = `http://127.0.0.1:${(elsewhere.address() as { port: number }).port}`;
+    // In front of the real server: the same answers, but the list of confirmations gains a
+    // next page elsewhere (download URLs are made to point at the proxy, so only the page is foreign).
+    let self = '';
+    let nextPage = '';
+    const proxy = createServer((req, res) => {
+      void (async () => {
+        if (req.url === '/broken-page') {
+          res.writeHead(500, { 'content-type': 'application/problem+json' });
+          res.end(
+            '{"type":"about:blank","title":"Broken","status":500,"detail":"broken","code":"internal"}',
+          );
+          return;
+        }
+        const upstream = await fetch(`${s.url}${req.url}`, {
+          headers: { authorization: req.headers.authorization ?? '' },
+        });
+        const type = upstream.headers.get('content-type') ?? '';
+        let body = Buffer.from(await upstream.arrayBuffer());
+        if (type.includes('json')) {
+          const text = body.toString('utf8').replaceAll(s.url, self);
+          const json = JSON.parse(text) as { next_page_url?: string | null };
+          if (req.url?.includes('/confirmations')) json.next_page_url = nextPage;
+          body = Buffer.from(JSON.stringify(json));
+        }
+        res.writeHead(upstream.status, { 'content-type': type }).end(body);
+      })();
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    self = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+    nextPage = `${foreign}/api/v1/projects/${paged.id}/confirmations?page=2`;
+    try {
+      const into = await folder();
+      const run = await galley(['watch', paged.id, '--into', into, '--once'], {
+        env: { ...env, GALLEY_SERVER: self },
+      });
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe(
+        `galley: the next page of confirmations is offered at ${foreign}/api/v1/projects/${paged.id}/confirmations?page=2, outside ${self}; the token is not sent there\n`,
+      );
+      expect(asked).toEqual([]);
+      expect(await readdir(into)).toEqual([]); // no version written, none recorded as handled
+      // Watching (not --once), it is not retried either: the run ends at once, exit 1.
+      const watching = await galley(['watch', paged.id, '--into', into, '--interval', '0.2'], {
+        env: { ...env, GALLEY_SERVER: self },
+      });
+      expect(watching.code).toBe(1);
+      expect(watching.stderr).toContain('the token is not sent there');
+      expect(asked).toEqual([]);
+      expect(await readdir(into)).toEqual([]);
+      // A next page on the service's origin that cannot be read: likewise nothing handled.
+      nextPage = `${self}/broken-page`;
+      const broken = await galley(['watch', paged.id, '--into', into, '--once'], {
+        env: { ...env, GALLEY_SERVER: self },
+      });
+      expect(broken.code).toBe(1);
+      expect(broken.stderr).toBe('galley: 500 internal: broken\n');
+      expect(await readdir(into)).toEqual([]);
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+      await new Promise((resolve) => elsewhere.close(resolve));
+    }
+  });
+
   it('stops at once (exit 1) on what polling again cannot fix: an unknown project', async () => {
     const run = await galley(
       ['watch', 'prj_unknown', '--into', await folder(), '--interval', '0.2'],

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { checkFolder, checkZip } from '@galley/core';
+import { checkZip } from '@galley/core';
 import type { CliIo } from '../io.js';
-import { exitCodes, runCommand, usageErrorsExitWith2 } from '../lib/exit.js';
+import { exitCodes, runCommand } from '../lib/exit.js';
 import { paintFor } from '../lib/paint.js';
 import { progressOn } from '../lib/progress.js';
 import { readInput } from '../lib/read-input.js';
@@ -9,7 +9,8 @@ import { checkReportText, reportPassed } from '../lib/report-text.js';
 
 /** `galley check`: the folder contract of decisions §4, as the service would judge the folder. */
 export function registerCheck(program: Command, io: CliIo): void {
-  usageErrorsExitWith2(program.command('check'))
+  program
+    .command('check')
     .description('check a project folder (a ZIP or a directory) against the folder contract')
     .argument('<folder>', 'a project folder ZIP, or a directory holding project.json')
     .option('--json', 'print the report exactly as the API sends it (CheckReport JSON)')
@@ -20,7 +21,7 @@ export function registerCheck(program: Command, io: CliIo): void {
         try {
           const input = await readInput(path, { progress });
           progress.phase(`checking ${path}`);
-          report = input.kind === 'zip' ? checkZip(input.bytes) : checkFolder(input.folder);
+          report = checkZip(input.bytes); // a directory arrives zipped: the service's own reader
         } finally {
           progress.done();
         }

@@ -1,41 +1,32 @@
-import { stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import type { Command } from 'commander';
-import { convertSite, convertSiteZip } from '@galley/core';
+import { convertSiteZip } from '@galley/core';
 import type { CliIo } from '../io.js';
-import { exitCodes, InputError, runCommand, usageErrorsExitWith2 } from '../lib/exit.js';
-import { writeFileAtomically, zipFolder } from '../lib/files.js';
+import { exitCodes, runCommand } from '../lib/exit.js';
+import { checkOutputFile, writeFileAtomically, zipFolder } from '../lib/files.js';
 import { paintFor } from '../lib/paint.js';
 import { progressOn } from '../lib/progress.js';
 import { readInput } from '../lib/read-input.js';
 import { checkReportText } from '../lib/report-text.js';
 import { siteReportText } from '../lib/site-text.js';
 
-/** The folder `-o` writes into must exist: a typo there is unusable input, found before the work. */
-async function outputFolder(output: string): Promise<void> {
-  const folder = dirname(output);
-  const found = await stat(folder).catch(() => undefined);
-  if (!found?.isDirectory())
-    throw new InputError('missing', `${folder}: no such folder to write ${output} into`);
-}
-
 /** `galley convert`: a plain site to a project folder ZIP (decisions §5), as the service does it. */
 export function registerConvert(program: Command, io: CliIo): void {
-  usageErrorsExitWith2(program.command('convert'))
+  program
+    .command('convert')
     .description('convert a plain site (a ZIP or a directory) into a project folder ZIP')
     .argument('<site>', 'a plain site: a ZIP or a directory with index.html')
     .requiredOption('-o, --output <file>', 'where to write the project folder ZIP')
     .option('--json', 'print {"site": …} on success, the 422 body (CheckReport) on failure')
     .action((path: string, opts: { output: string; json?: boolean }) =>
       runCommand(io, async () => {
-        await outputFolder(opts.output);
+        await checkOutputFile(opts.output);
         const paint = paintFor(process.stdout, io.env);
         const progress = progressOn();
         try {
           const input = await readInput(path, { progress });
           progress.phase(`converting ${path}`);
-          const result =
-            input.kind === 'zip' ? convertSiteZip(input.bytes) : convertSite(input.folder);
+          // A directory arrives zipped, so it is read as the service reads an uploaded site.
+          const result = convertSiteZip(input.bytes);
           if (!result.ok) {
             progress.done();
             io.out(

@@ -1,16 +1,8 @@
-import { stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
 import type { CliIo } from '../io.js';
-import {
-  CommandFailure,
-  exitCodes,
-  InputError,
-  runCommand,
-  usageErrorsExitWith2,
-} from '../lib/exit.js';
-import { sha256Hex, writeFileAtomically } from '../lib/files.js';
+import { CommandFailure, exitCodes, runCommand } from '../lib/exit.js';
+import { checkOutputFile, sha256Hex, writeFileAtomically } from '../lib/files.js';
 import { progressOn } from '../lib/progress.js';
 import { connect, request, withRemoteOptions } from '../lib/remote.js';
 import type { RemoteOptions } from '../lib/remote.js';
@@ -37,7 +29,7 @@ interface PullOptions extends RemoteOptions {
  * SHA-256 the service states (`X-Content-SHA256`) is verified before anything is written.
  */
 export function registerPull(program: Command, io: CliIo): void {
-  withRemoteOptions(usageErrorsExitWith2(program.command('pull')))
+  withRemoteOptions(program.command('pull'))
     .description("download a project's folder ZIP (the saved state, or a confirmed version)")
     .argument('<project-id>', 'the project, prj_…')
     .option('-o, --output <file>', 'where to write the ZIP (default: the name the service gives)')
@@ -45,11 +37,7 @@ export function registerPull(program: Command, io: CliIo): void {
     .action((project: string, opts: PullOptions) =>
       runCommand(io, async () => {
         const remote = connect(opts, io.env);
-        if (opts.output !== undefined) {
-          const folder = await stat(dirname(opts.output)).catch(() => undefined);
-          if (!folder?.isDirectory())
-            throw new InputError('missing', `${dirname(opts.output)}: no such folder`);
-        }
+        if (opts.output !== undefined) await checkOutputFile(opts.output);
         const what =
           opts.version === undefined
             ? `project ${project}`
@@ -59,9 +47,22 @@ export function registerPull(program: Command, io: CliIo): void {
         const zip = await request(remote, what, () =>
           remote.client.v1.downloadFolder(project, opts.version),
         ).finally(() => progress.done());
-        const stated = zip.headers.get('x-content-sha256');
+        // Only a whole ZIP whose SHA-256 the service states can be verified, so only it is written.
+        const status = remote.statusOf(zip.headers);
+        const type = zip.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+        if (status !== 200 || type !== 'application/zip')
+          throw new CommandFailure(
+            'bad_answer',
+            `the service answered ${status ?? 'without a status'} ${type ?? 'without a content type'} for ${what}, not 200 application/zip; nothing written`,
+          );
+        const stated = zip.headers.get('x-content-sha256')?.trim().toLowerCase();
+        if (!stated)
+          throw new CommandFailure(
+            'bad_answer',
+            `the service sent ${what} without X-Content-SHA256, so it cannot be verified; nothing written`,
+          );
         const sha256 = sha256Hex(zip.bytes);
-        if (stated !== null && stated !== sha256)
+        if (stated !== sha256)
           throw new CommandFailure(
             'sha256_mismatch',
             `the ZIP of ${what} has SHA-256 ${sha256}, not ${stated} as stated; nothing written`,

@@ -2,8 +2,7 @@ import type { Command } from 'commander';
 import { GalleyApiError } from '@galley/client';
 import type { CheckReport } from '@galley/core';
 import type { CliIo } from '../io.js';
-import { exitCodes, runCommand, usageErrorsExitWith2 } from '../lib/exit.js';
-import { zipFolder } from '../lib/files.js';
+import { exitCodes, runCommand } from '../lib/exit.js';
 import { paintFor } from '../lib/paint.js';
 import { progressOn } from '../lib/progress.js';
 import { readInput } from '../lib/read-input.js';
@@ -26,7 +25,7 @@ function refusedReport(error: unknown): CheckReport | undefined {
  * (or converts a plain site) and refuses it with its report, printed as `galley check` does.
  */
 export function registerPush(program: Command, io: CliIo): void {
-  withRemoteOptions(usageErrorsExitWith2(program.command('push')))
+  withRemoteOptions(program.command('push'))
     .description("replace a project's contents with a folder (a ZIP or a directory)")
     .argument('<project-id>', 'the project, prj_…')
     .argument('<folder>', 'a project folder or a plain site: a ZIP or a directory')
@@ -40,12 +39,13 @@ export function registerPush(program: Command, io: CliIo): void {
         try {
           const input = await readInput(path, { progress });
           progress.phase(`uploading ${path} to ${project}`);
-          const zip = input.kind === 'zip' ? input.bytes : zipFolder(input.folder);
-          answer = await remote.client.v1.replaceFolder(project, zip).catch((error: unknown) => {
-            const refused = refusedReport(error);
-            if (!refused) throw requestFailure(error, remote, `project ${project}`);
-            return { refused, body: (error as GalleyApiError).problem };
-          });
+          answer = await remote.client.v1
+            .replaceFolder(project, input.bytes)
+            .catch((error: unknown) => {
+              const refused = refusedReport(error);
+              if (!refused) throw requestFailure(error, remote, `project ${project}`);
+              return { refused, body: (error as GalleyApiError).problem };
+            });
         } finally {
           progress.done();
         }

@@ -1,13 +1,50 @@
+import { createServer } from 'node:net';
 import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
 import type { OfficeCredentials } from '@galley/server';
 import type { CliIo } from '../io.js';
+import { CommandFailure, InputError } from '../lib/exit.js';
 import { storeOptionsFor } from '../store-options.js';
 
 function port(value: string): number {
-  const n = Number(value);
+  const n = /^\s*[0-9]+\s*$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('0 to 65535');
   return n;
+}
+
+/** Why `value` cannot be the service's public URL, or undefined when it can. */
+function baseUrlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'is not an absolute URL';
+  }
+  if (!/^https?:\/\//i.test(value) || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    return 'is not an http(s) URL';
+  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '')
+    return 'may not carry a query, a fragment or credentials';
+  return undefined;
+}
+
+const example = 'e.g. https://galley.example.org';
+
+/** `--base-url`: an absolute http(s) URL (origin, and a path prefix if any). */
+function baseUrl(value: string): string {
+  const problem = baseUrlProblem(value);
+  if (problem !== undefined) throw new InvalidArgumentError(`it ${problem} (${example})`);
+  return value;
+}
+
+/** The same rule for the variables: a clear line at start, before anything is made. */
+function checkUrlVariables(env: CliIo['env']): void {
+  for (const name of ['GALLEY_BASE_URL', 'GALLEY_ASSET_BASE_URL']) {
+    const value = env[name];
+    if (!value) continue; // empty counts as unset (docs/operations.md)
+    const problem = baseUrlProblem(value);
+    if (problem !== undefined)
+      throw new InputError('invalid_option', `${name}=${value} ${problem} (${example})`);
+  }
 }
 
 export function firstStartText(office: OfficeCredentials): string {
@@ -19,6 +56,38 @@ export function firstStartText(office: OfficeCredentials): string {
   ].join('\n');
 }
 
+/** A failure to listen, in one line a person can act on. */
+function listenFailure(error: unknown, host: string, at: number): CommandFailure {
+  const code = (error as { code?: unknown }).code;
+  const where = `${host.includes(':') ? `[${host}]` : host}:${at}`;
+  const reason =
+    code === 'EADDRINUSE'
+      ? 'the port is in use (EADDRINUSE); stop what uses it, or pick another --port'
+      : code === 'EACCES'
+        ? 'permission denied (EACCES); pick a port above 1023'
+        : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND'
+          ? `no such address here (${code}); check GALLEY_HOST`
+          : error instanceof Error
+            ? error.message
+            : String(error);
+  return new CommandFailure('listen_failed', `cannot listen on ${where}: ${reason}`);
+}
+
+/**
+ * Listens on `host:at` for a moment and lets go: a port in use is found before the data
+ * folder is opened, so a failed start makes nothing and prints no credentials.
+ */
+async function probePort(host: string, at: number): Promise<void> {
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen({ port: at, host, exclusive: true }, () => resolve());
+  }).catch((error: unknown) => {
+    throw listenFailure(error, host, at);
+  });
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+}
+
 /** `galley serve`: both interfaces and the screen, until SIGINT or SIGTERM. */
 export function registerServe(program: Command, io: CliIo): void {
   program
@@ -26,27 +95,42 @@ export function registerServe(program: Command, io: CliIo): void {
     .description('start the service (settings: docs/operations.md)')
     .option('--port <port>', 'port to listen on (GALLEY_PORT, default 8080)', port)
     .option('--data <dir>', 'data folder (GALLEY_DATA_DIR, default ./galley-data)')
-    .option('--base-url <url>', 'public URL of the service (GALLEY_BASE_URL)')
+    .option('--base-url <url>', 'public URL of the service (GALLEY_BASE_URL)', baseUrl)
     .action(async (opts: { port?: number; data?: string; baseUrl?: string }) => {
+      if (opts.data !== undefined && opts.data.trim() === '')
+        throw new InputError('invalid_option', '--data is empty; give the data folder');
+      checkUrlVariables(io.env);
       // Loaded here, not at the top: the other commands start without the server and its store.
       const { bootstrapOffice, loadConfig, startServer } = await import('@galley/server');
       const { openStore, systemClock } = await import('@galley/store');
       const config = loadConfig(io.env, {
         ...(opts.port !== undefined ? { port: opts.port } : {}),
         ...(opts.data !== undefined ? { dataDir: opts.data } : {}),
-        ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : {}),
+        ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl.replace(/\/+$/, '') } : {}),
       });
+      // Port 0 picks a free port: nothing to find out beforehand.
+      if (config.port !== 0) await probePort(config.host, config.port);
       const clock = systemClock;
       const store = await openStore({ ...storeOptionsFor(config.dataDir, io.env), clock });
-      const office = await bootstrapOffice(store);
-      if (office) io.out(firstStartText(office));
       const explicitBaseUrl = opts.baseUrl !== undefined || !!io.env.GALLEY_BASE_URL;
-      const running = await startServer({
-        store,
-        clock,
-        config,
-        baseUrlFromListen: config.port === 0 && !explicitBaseUrl,
+      const baseUrlFromListen = config.port === 0 && !explicitBaseUrl;
+      let running;
+      try {
+        running = await startServer({ store, clock, config, baseUrlFromListen });
+      } catch (error) {
+        await store.close();
+        // The port was taken between the probe and here (or refused): say so; else as it is.
+        const syscall = (error as { syscall?: unknown }).syscall;
+        throw syscall === 'listen' ? listenFailure(error, config.host, config.port) : error;
+      }
+      // Only now that it listens: a failed start leaves no office account whose password and
+      // token were printed and then lost with the process.
+      const office = await bootstrapOffice(store).catch(async (error: unknown) => {
+        await running.close();
+        await store.close();
+        throw error;
       });
+      if (office) io.out(firstStartText(office));
       // Handlers go in before the listening line: whoever waits for that line may signal at once.
       let stopping = false;
       const stop = (signal: string) => {
@@ -64,6 +148,10 @@ export function registerServe(program: Command, io: CliIo): void {
       };
       process.on('SIGINT', () => stop('SIGINT'));
       process.on('SIGTERM', () => stop('SIGTERM'));
-      io.out(`Galley is listening on ${running.url} (data: ${config.dataDir})`);
+      // The address clients use (the base URL: what `watch` and the screen's links are built
+      // on), and where it listens when that differs (a proxy in front, localhost, a path).
+      const base = baseUrlFromListen ? running.url : config.baseUrl;
+      const listening = base === running.url ? '' : `, listening on ${running.url}`;
+      io.out(`Galley is at ${base}${listening} (data: ${config.dataDir})`);
     });
 }

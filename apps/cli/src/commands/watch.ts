@@ -5,17 +5,11 @@ import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
 import type { v1 } from '@galley/core';
 import type { CliIo } from '../io.js';
-import {
-  CommandFailure,
-  exitCodes,
-  InputError,
-  runCommand,
-  usageErrorsExitWith2,
-} from '../lib/exit.js';
+import { CommandFailure, exitCodes, InputError, runCommand } from '../lib/exit.js';
 import { sha256Hex, writeFileAtomically } from '../lib/files.js';
 import { ImportedRecord } from '../lib/imported.js';
 import { progressOn } from '../lib/progress.js';
-import { connect, request, withRemoteOptions } from '../lib/remote.js';
+import { connect, ownUrl, request, withRemoteOptions } from '../lib/remote.js';
 import type { Remote, RemoteOptions } from '../lib/remote.js';
 
 function seconds(value: string): number {
@@ -39,7 +33,11 @@ interface Watch {
   readonly signal: AbortSignal;
 }
 
-/** Confirmed versions newer than `through`, oldest first (the list comes newest first, paged). */
+/**
+ * Confirmed versions newer than `through`, oldest first (the list comes newest first, paged).
+ * Every page is read before any version is handled, and a next page on another origin is never
+ * asked for (the token would go with it): the poll fails, and nothing is recorded.
+ */
 async function newConfirmations(w: Watch, through: number): Promise<v1.Confirmation[]> {
   const what = `project ${w.project}`;
   const fresh: v1.Confirmation[] = [];
@@ -51,8 +49,8 @@ async function newConfirmations(w: Watch, through: number): Promise<v1.Confirmat
       if (confirmation.version <= through) return fresh.reverse();
       fresh.push(confirmation);
     }
-    const next = page.next_page_url;
-    if (next === null) return fresh.reverse();
+    if (page.next_page_url === null) return fresh.reverse();
+    const next = ownUrl(w.remote, page.next_page_url, `the next page of confirmations`);
     page = await request(w.remote, what, () => w.remote.client.v1.follow<ConfirmationPage>(next));
   }
 }
@@ -75,15 +73,11 @@ async function poll(w: Watch): Promise<number> {
       handled++;
       continue;
     }
-    if (new URL(c.download_url).origin !== w.remote.server)
-      throw new CommandFailure(
-        'foreign_url',
-        `version ${c.version} is offered at ${c.download_url}, outside ${w.remote.server}; the token is not sent there`,
-      );
+    const url = ownUrl(w.remote, c.download_url, `version ${c.version}`);
     const progress = progressOn();
     progress.phase(`downloading version ${c.version}`);
     const zip = await request(w.remote, `confirmed version ${c.version}`, () =>
-      w.remote.client.v1.download(c.download_url),
+      w.remote.client.v1.download(url),
     ).finally(() => progress.done());
     const sha256 = sha256Hex(zip.bytes);
     if (sha256 !== c.sha256)
@@ -127,7 +121,7 @@ interface WatchOptions extends RemoteOptions {
  * confirmations (the spec has no events). Integrations import confirmed versions only.
  */
 export function registerWatch(program: Command, io: CliIo): void {
-  withRemoteOptions(usageErrorsExitWith2(program.command('watch')))
+  withRemoteOptions(program.command('watch'))
     .description("import a project's confirmed versions into a folder as they are confirmed")
     .argument('<project-id>', 'the project, prj_…')
     .requiredOption('--into <dir>', 'the folder to write <project>-v<version>.zip into')

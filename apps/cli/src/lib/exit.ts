@@ -1,4 +1,3 @@
-import type { Command } from 'commander';
 import type { CliIo } from '../io.js';
 
 /**
@@ -17,7 +16,8 @@ export type InputErrorCode =
   | 'too_large'
   | 'no_server'
   | 'no_token'
-  | 'invalid_option';
+  | 'invalid_option'
+  | 'no_data_folder';
 
 /** Input that cannot be used at all (exit 2): one clear line, no report. */
 export class InputError extends Error {
@@ -36,6 +36,9 @@ export type FailureCode =
   | 'unreachable'
   | 'sha256_mismatch'
   | 'foreign_url'
+  | 'timed_out'
+  | 'bad_answer'
+  | 'listen_failed'
   | 'write_failed';
 
 /** A run that went wrong after the input was accepted (exit 1), e.g. the service refused it. */
@@ -50,7 +53,8 @@ export class CommandFailure extends Error {
 
 /**
  * Runs a command body and sets the process exit code from its result. Typed failures are
- * printed as `galley: <message>`; anything else is left to the program's own handler.
+ * printed as `galley: <message>` with their exit code; anything else is left to the program's
+ * own handler.
  */
 export async function runCommand(io: CliIo, body: () => Promise<ExitCode>): Promise<void> {
   let code: ExitCode;
@@ -62,11 +66,4 @@ export async function runCommand(io: CliIo, body: () => Promise<ExitCode>): Prom
     code = error instanceof InputError ? exitCodes.unusable : exitCodes.failed;
   }
   if (code !== exitCodes.ok) process.exitCode = code;
-}
-
-/** Usage mistakes (a missing argument, an unknown option, a bad value) are unusable input: 2. */
-export function usageErrorsExitWith2(command: Command): Command {
-  return command.exitOverride((error) => {
-    process.exit(error.exitCode === 0 ? 0 : exitCodes.unusable);
-  });
 }

@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { open, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, sep } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { writeZip, zipDeflateLevel } from '@galley/core';
 import type { Folder } from '@galley/core';
-import { CommandFailure } from './exit.js';
+import { CommandFailure, InputError } from './exit.js';
 
 /** Lower-case hex SHA-256, as the service writes it (decisions §8). */
 export function sha256Hex(bytes: Uint8Array): string {
@@ -28,9 +28,45 @@ export async function writeFileAtomically(path: string, bytes: Uint8Array): Prom
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new CommandFailure('write_failed', `cannot write ${path}: ${reason}`);
+    throw new CommandFailure('write_failed', `cannot write ${path}: ${writeReason(error)}`);
   }
+}
+
+/** Why a write failed, without the temporary file's name (it means nothing to the reader). */
+function writeReason(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  const reasons: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    ENOSPC: 'no space left on the device',
+    EDQUOT: 'the disk quota is used up',
+    EROFS: 'the file system is read-only',
+    EISDIR: 'it is a folder',
+    ENOENT: 'its folder does not exist',
+  };
+  if (typeof code === 'string') return `${reasons[code] ?? 'failed'} (${code})`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * `-o <file>` judged before any work: a file name in a folder that exists, not an empty string,
+ * not a folder (writing there would fail only at the end, naming internal temporary files).
+ */
+export async function checkOutputFile(path: string, option = '-o'): Promise<void> {
+  if (path.trim() === '')
+    throw new InputError('invalid_option', `${option} is empty; give the file to write`);
+  if (path.endsWith('/') || path.endsWith(sep))
+    throw new InputError('invalid_option', `${option} ${path} names a folder; give a file name`);
+  const found = await stat(path).catch(() => undefined);
+  if (found?.isDirectory())
+    throw new InputError(
+      'invalid_option',
+      `${option} ${path} is a folder; give a file name, e.g. ${join(path, 'folder.zip')}`,
+    );
+  const folder = dirname(path);
+  const parent = await stat(folder).catch(() => undefined);
+  if (!parent?.isDirectory())
+    throw new InputError('missing', `${folder}: no such folder to write ${path} into`);
 }
 
 /** node:zlib at the level the core and the server use: the same folder gives the same bytes. */

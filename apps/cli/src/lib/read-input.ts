@@ -2,12 +2,20 @@ import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { defaultZipLimits } from '@galley/core';
 import { InputError } from './exit.js';
+import { zipFolder } from './files.js';
 import type { Progress } from './progress.js';
 
-/** What a folder command was pointed at: a ZIP's bytes, or a directory read into memory. */
-export type Input =
-  | { readonly kind: 'zip'; readonly path: string; readonly bytes: Uint8Array }
-  | { readonly kind: 'directory'; readonly path: string; readonly folder: Map<string, Uint8Array> };
+/**
+ * What a folder command was pointed at, always as the bytes of a ZIP: a ZIP file as it is, a
+ * directory zipped deterministically (the bytes `galley push` uploads). So a directory goes
+ * through the very reader the service applies to an upload (readZip: names, duplicates, limits,
+ * escaped paths), and `check dir`, `check dir.zip` and the service give the same report.
+ */
+export interface Input {
+  readonly kind: 'zip' | 'directory';
+  readonly path: string;
+  readonly bytes: Uint8Array;
+}
 
 /** How much a directory may hold before it is refused unread: decisions §4, as for a ZIP. */
 export interface ReadLimits {
@@ -28,8 +36,17 @@ export async function readInput(path: string, options: Options = {}): Promise<In
   const found = await stat(path).catch((error: unknown) => {
     throw fsError(error, path);
   });
-  if (found.isDirectory())
-    return { kind: 'directory', path, folder: await readDirectory(path, limits, options.progress) };
+  if (found.isDirectory()) {
+    const folder = await readDirectory(path, limits, options.progress);
+    options.progress?.phase(`zipping ${path}`);
+    const bytes = zipFolder(folder);
+    if (bytes.length > limits.maxArchiveBytes)
+      throw new InputError(
+        'too_large',
+        `${path} zipped is ${bytes.length} bytes; a folder ZIP may be at most ${limits.maxArchiveBytes}`,
+      );
+    return { kind: 'directory', path, bytes };
+  }
   if (!found.isFile()) throw new InputError('not_a_file', `${path} is not a file or a directory`);
   if (found.size > limits.maxArchiveBytes)
     throw new InputError(

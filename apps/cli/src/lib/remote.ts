@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
 import { createClient, GalleyApiError } from '@galley/client';
 import type { GalleyClient } from '@galley/client';
@@ -9,27 +10,156 @@ import type { FailureCode } from './exit.js';
 export interface RemoteOptions {
   server?: string;
   token?: string;
+  timeout?: number;
 }
 
-/** `--server` and `--token`, each with its environment variable as the fallback. */
+/** The default of `--timeout`: seconds a request may go without any progress. */
+export const defaultTimeoutSeconds = 60;
+
+function timeoutSeconds(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 3600)
+    throw new InvalidArgumentError('seconds, more than 0 and at most 3600');
+  return n;
+}
+
+/** `--server`, `--token` (each with its environment variable as the fallback) and `--timeout`. */
 export function withRemoteOptions(command: Command): Command {
   return command
     .option('--server <url>', 'the Galley service, e.g. https://galley.example.org (GALLEY_SERVER)')
-    .option('--token <token>', 'an API token, glly_… (GALLEY_TOKEN; prefer it: argv is visible)');
+    .option('--token <token>', 'an API token, glly_… (GALLEY_TOKEN; prefer it: argv is visible)')
+    .option(
+      '--timeout <seconds>',
+      'give up on a request that makes no progress for this long',
+      timeoutSeconds,
+      defaultTimeoutSeconds,
+    );
 }
 
 export interface Remote {
   readonly client: GalleyClient;
+  /** The service's origin: the only one the token is sent to. */
   readonly server: string;
+  /** The HTTP status of an answer the client returned, found by its headers. */
+  statusOf(headers: Headers): number | undefined;
+}
+
+/** A request that made no progress (no answer, no bytes up or down) for `seconds`. */
+export class RequestTimeout extends Error {
+  constructor(readonly seconds: number) {
+    super(`no progress for ${seconds} s`);
+    this.name = 'RequestTimeout';
+  }
+}
+
+/** Bytes of an upload handed to fetch at a time: each one handed over counts as progress. */
+const uploadSlice = 64 * 1024;
+
+/**
+ * A FormData body as a stream that fetch pulls slice by slice as it sends, so a slow but moving
+ * upload is not mistaken for a service that does not answer.
+ */
+async function pacedForm(form: FormData, progress: () => void) {
+  const encoded = new Response(form);
+  const type = encoded.headers.get('content-type') ?? 'multipart/form-data';
+  const bytes = new Uint8Array(await encoded.arrayBuffer());
+  let at = 0;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        progress();
+        if (at >= bytes.length) return controller.close();
+        const end = Math.min(at + uploadSlice, bytes.length);
+        controller.enqueue(bytes.subarray(at, end));
+        at = end;
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { stream, type };
+}
+
+/**
+ * fetch with a timeout that counts time without progress: it starts again whenever a slice of
+ * the upload is sent, the answer's headers arrive, or bytes of its body do. `signal` (a stop
+ * requested by the user) aborts as well.
+ */
+function patientFetch(
+  seconds: number,
+  signal: AbortSignal | undefined,
+  statuses: WeakMap<Headers, number>,
+): typeof fetch {
+  return async (input, init = {}) => {
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const onStop = () => controller.abort(signal?.reason);
+    const finish = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onStop);
+    };
+    const progress = () => {
+      clearTimeout(timer);
+      // Unreferenced: a stray timer never keeps the process alive; an open request does.
+      timer = setTimeout(() => controller.abort(new RequestTimeout(seconds)), seconds * 1000);
+      timer.unref();
+    };
+    if (signal?.aborted) controller.abort(signal.reason);
+    else signal?.addEventListener('abort', onStop, { once: true });
+    progress();
+    try {
+      let request: RequestInit = { ...init, signal: controller.signal };
+      if (init.body instanceof FormData) {
+        const paced = await pacedForm(init.body, progress);
+        const headers = new Headers(init.headers);
+        headers.set('content-type', paced.type);
+        request = { ...request, headers, body: paced.stream, duplex: 'half' };
+      }
+      const response = await fetch(input, request);
+      progress();
+      const body =
+        response.body?.pipeThrough(
+          new TransformStream<Uint8Array, Uint8Array>({
+            transform(chunk, out) {
+              progress();
+              out.enqueue(chunk);
+            },
+            flush: finish,
+          }),
+        ) ?? null;
+      if (body === null) finish();
+      const answer = new Response(body, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+      statuses.set(answer.headers, answer.status);
+      return answer;
+    } catch (error) {
+      finish();
+      throw error;
+    }
+  };
+}
+
+/** `--server` or `--token` given as an empty string: the option wins, so it is a mistake. */
+function given(option: string, value: string | undefined, variable: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === '')
+    throw new InputError(
+      'invalid_option',
+      `${option} is empty; give a value, or leave ${option} out to use ${variable}`,
+    );
+  return value;
 }
 
 /**
  * A client for one run. Its X-Editor-Client is a new UUID per run (spec rule 1), so the service
  * tells this run apart from the screen and from other runs; `signal` aborts requests in flight.
+ * A request with no progress for `--timeout` seconds fails (RequestTimeout).
  */
 export function connect(opts: RemoteOptions, env: CliIo['env'], signal?: AbortSignal): Remote {
-  const server = opts.server || env.GALLEY_SERVER;
-  const token = opts.token || env.GALLEY_TOKEN;
+  const server = given('--server', opts.server, 'GALLEY_SERVER') ?? env.GALLEY_SERVER;
+  const token = given('--token', opts.token, 'GALLEY_TOKEN') ?? env.GALLEY_TOKEN;
   if (!server)
     throw new InputError('no_server', 'no service given: pass --server URL or set GALLEY_SERVER');
   let url: URL;
@@ -42,13 +172,33 @@ export function connect(opts: RemoteOptions, env: CliIo['env'], signal?: AbortSi
     throw new InputError('invalid_option', `--server ${server} is not an http(s) URL`);
   if (!token)
     throw new InputError('no_token', 'no API token given: set GALLEY_TOKEN or pass --token');
+  const statuses = new WeakMap<Headers, number>();
   const client = createClient({
     baseUrl: url.origin + url.pathname.replace(/\/$/, ''),
     token,
     editorClient: randomUUID(),
-    ...(signal ? { fetch: (input, init) => fetch(input, { ...init, signal }) } : {}),
+    fetch: patientFetch(opts.timeout ?? defaultTimeoutSeconds, signal, statuses),
   });
-  return { client, server: url.origin };
+  return { client, server: url.origin, statusOf: (headers) => statuses.get(headers) };
+}
+
+/**
+ * `url` (absolute, or relative to the service) if it is on the service's own origin; else a
+ * CommandFailure: the token is never sent anywhere else.
+ */
+export function ownUrl(remote: Remote, url: string, what: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url, remote.server);
+  } catch {
+    throw new CommandFailure('foreign_url', `${what} is offered at ${url}, which is not a URL`);
+  }
+  if (parsed.origin !== remote.server)
+    throw new CommandFailure(
+      'foreign_url',
+      `${what} is offered at ${url}, outside ${remote.server}; the token is not sent there`,
+    );
+  return parsed.href;
 }
 
 /** The body of a refusal that the documents give fields to: a 422's report, a 423's lock. */
@@ -83,6 +233,11 @@ const failureCodes: Record<number, FailureCode> = {
 
 /** Any failure of a request as a typed CommandFailure; other errors pass through. */
 export function requestFailure(error: unknown, remote: Remote, what: string): unknown {
+  if (error instanceof RequestTimeout)
+    return new CommandFailure(
+      'timed_out',
+      `no answer from ${remote.server} for ${error.seconds} s (${what}); gave up (see --timeout)`,
+    );
   if (error instanceof GalleyApiError)
     return new CommandFailure(failureCodes[error.status] ?? 'refused', refusalText(error, what));
   // fetch reports a network failure (refused, reset, DNS) as a TypeError with the reason as cause.

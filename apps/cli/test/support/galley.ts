@@ -6,6 +6,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { deflateRawSync } from 'node:zlib';
+import { writeZip, zipDeflateLevel } from '@galley/core';
+import type { Folder } from '@galley/core';
 
 export const repo = fileURLToPath(new URL('../../../../', import.meta.url));
 const bin = join(repo, 'apps/cli/src/bin.ts');
@@ -83,6 +86,18 @@ export async function directoryOf(files: Files, parent?: string): Promise<string
     await writeFile(join(root, path), bytes);
   }
   return root;
+}
+
+/**
+ * The deterministic ZIP of a folder as the CLI makes it of a directory (and `galley push`
+ * uploads it): node:zlib at the export level, the bytes the server exports for that folder.
+ */
+export const zipped = (folder: Folder) =>
+  writeZip(folder, { deflate: (data) => deflateRawSync(data, { level: zipDeflateLevel }) });
+
+/** True when `run` wrote exactly one line to stderr, `galley: …`, and nothing to stdout. */
+export function oneErrorLine(run: Run): boolean {
+  return run.stdout === '' && /^galley: [^\n]+\n$/.test(run.stderr);
 }
 
 export const removeDirectory = (path: string) => rm(path, { recursive: true, force: true });
