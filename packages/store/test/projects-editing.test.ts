@@ -123,7 +123,6 @@ describeStores('drafts', (t) => {
     expect(await store.drafts.append({ draftId: a.id, seq: 3, kind: 'undo', token: 't3' })).toBe(
       true,
     );
-    expect(await store.drafts.log(now)).toEqual({ operations: [op(1), op(2)], applied: 1 });
     const afterUndo = (await store.drafts.find(pageId, holder))!;
     expect(afterUndo).toMatchObject({
       token: 't3',
@@ -131,8 +130,14 @@ describeStores('drafts', (t) => {
       lastFingerprint: null,
       lastAnswer: null,
     });
+    expect(await store.drafts.log(afterUndo)).toEqual({ operations: [op(1), op(2)], applied: 1 });
+    // A record read before newer events were appended (by another process) reads the log as
+    // of its own token, never with the events after it.
+    expect(await store.drafts.log(now)).toEqual({ operations: [op(1), op(2)], applied: 2 });
     expect(await append(4, 't4', 4)).toBe(true);
-    expect(await store.drafts.log(now)).toEqual({ operations: [op(1), op(4)], applied: 2 });
+    const afterOp = (await store.drafts.find(pageId, holder))!;
+    expect(await store.drafts.log(afterOp)).toEqual({ operations: [op(1), op(4)], applied: 2 });
+    expect(await store.drafts.log(afterUndo)).toEqual({ operations: [op(1), op(2)], applied: 1 });
 
     // One read for an editing request: the page, the role, the lock in force and the draft.
     await store.projectLocks.acquire({
@@ -162,7 +167,8 @@ describeStores('drafts', (t) => {
     // A writer still deciding on an older event cannot slip under the new base.
     expect(await append(4, 'late', 9)).toBe(false);
     expect(await append(5, 't5', 5)).toBe(true);
-    expect(await store.drafts.log(rebased)).toEqual({ operations: [op(5)], applied: 1 });
+    const continued = (await store.drafts.find(pageId, holder))!;
+    expect(await store.drafts.log(continued)).toEqual({ operations: [op(5)], applied: 1 });
     expect(await store.drafts.discard(a.id)).toBe(true);
     expect(await store.drafts.find(pageId, holder)).toBeNull();
   });

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { openStore } from '@galley/store';
-import { describeStores } from './stores.js';
+import { describeStores, lockWaitBegun } from './stores.js';
 import { folderState, person, sha } from './projects-fixtures.js';
 
 describeStores('projects', (t) => {
@@ -176,6 +176,48 @@ describeStores('projects', (t) => {
       store.projectRevisions.recordCommit(id, commit, { revision: 3 }),
     ).rejects.toThrow();
   });
+
+  // What a save's replay check under the project row lock relies on: a writer that waited for the
+  // row reads the commit id the holder recorded. (SQLite: the waiting writer would block this
+  // one process; there BEGIN IMMEDIATE orders whole transactions.)
+  // Only PostgreSQL has row locks that another connection waits on (SQLite orders whole
+  // transactions), so the case exists there alone.
+  if (t.kind === 'postgres')
+    it('shows a writer that waited for the project row the commit id its holder recorded', async () => {
+      const { store, options } = await t.fresh();
+      const ada = await person(store, 'ada@example.org');
+      const { id } = await store.projects.create({
+        accountNumber: ada.accountNumber,
+        byName: 'Ada',
+        state: folderState('S', { 'index.html': 'i' }),
+      });
+      const other = await openStore(options);
+      try {
+        const commit = 'c0ffee00-0000-4000-8000-000000000001';
+        let recorded!: () => void;
+        const written = new Promise<void>((resolve) => (recorded = resolve));
+        let finish!: () => void;
+        const finished = new Promise<void>((resolve) => (finish = resolve));
+        const holding = store.transaction(async (tx) => {
+          await tx.projects.lockRow(id);
+          await tx.projectRevisions.recordCommit(id, commit, { revision: 2 });
+          recorded();
+          await finished;
+        });
+        await written;
+        expect(await other.projectRevisions.findCommit(id, commit)).toBeNull();
+        const waiting = other.transaction(async (tx) => {
+          await tx.projects.lockRow(id);
+          return tx.projectRevisions.findCommit(id, commit);
+        });
+        await lockWaitBegun(store);
+        finish();
+        await holding;
+        expect(await waiting).toEqual({ revision: 2 });
+      } finally {
+        await other.close();
+      }
+    });
 
   it('keeps at least one owner', async () => {
     const { store } = await t.fresh();

@@ -4,6 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { TestClock, openStore } from '@galley/store';
@@ -102,6 +103,19 @@ async function newStoreOptions(
       await removeDir();
     },
   };
+}
+
+/**
+ * PostgreSQL: resolves once a connection to `store`'s database waits for a lock that another
+ * transaction holds (a row locked for update), so a test can go on knowing the wait has begun.
+ */
+export async function lockWaitBegun(store: Store): Promise<void> {
+  for (;;) {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock'`.execute(store.db);
+    if ((rows[0]?.n ?? 0) > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 /** Waits (a few seconds at most) until pools closed by the test have really disconnected. */

@@ -176,13 +176,18 @@ export class DraftsRepository {
     return (await this.find(input.pageId, input.holder))!;
   }
 
-  /** What the events after the base amount to: the operations in effect, then redoable ones. */
-  async log(draft: Pick<DraftRecord, 'id' | 'baseSequence'>): Promise<DraftLogRecord> {
+  /**
+   * What the events after the base amount to, up to `sequence`: the operations in effect, then
+   * redoable ones. Events another process appended after `draft` was read are not included, so
+   * the log is the draft's as of `draft.token`.
+   */
+  async log(draft: Pick<DraftRecord, 'id' | 'baseSequence' | 'sequence'>): Promise<DraftLogRecord> {
     const rows = await this.#scope.db
       .selectFrom('draft_events')
       .select(['seq', 'kind', 'operation'])
       .where('draft_id', '=', draft.id)
       .where('seq', '>', draft.baseSequence)
+      .where('seq', '<=', draft.sequence)
       .orderBy('seq')
       .execute();
     return draftLogOf(rows);

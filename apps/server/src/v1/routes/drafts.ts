@@ -138,6 +138,9 @@ export function draftRoutes(api: ApiRouter, ctx: V1Context, saves: SaveService):
         requireOwnLock(lock, holder);
         const row = await ctx.drafts.row(access, holder, draft);
         if (row.token !== request.draft_token) {
+          // The same save, finished meanwhile by another process, may have moved the token.
+          const finished = await saves.replay(access, request.commit_id);
+          if (finished) return finished;
           throw v1Problem('stale_draft_token', 'Save with the newest draft token.');
         }
         return saves.save(access, access.auth.account, row, request);

@@ -17,15 +17,23 @@ type DraftAnswer = z.output<typeof v1.DraftAnswer>;
 type OperationAnswer = z.output<typeof v1.OperationAnswer>;
 type OperationRequest = z.output<typeof v1.OperationRequest>;
 
-/** A parsed draft in memory, current as of `token`. */
+/**
+ * A parsed draft in memory, current as of `token` and `base` (the draft record's `baseSequence`,
+ * after which its events are the undo stack). Both must match the store's: a save in another
+ * process keeps the token but folds the events into a new base.
+ */
 export interface LiveDraft {
   draft: Draft;
   token: string;
+  base: number;
 }
 
 /** Rough bytes a parsed page holds per byte of HTML, plus a fixed overhead. */
 const WEIGHT_PER_HTML_BYTE = 8;
 const WEIGHT_BASE = 4096;
+
+/** Times an undo or redo runs again when requests in other processes keep moving the draft. */
+const MOVE_ATTEMPTS = 5;
 
 const staleToken = () =>
   v1Problem('stale_draft_token', 'This draft token is not the newest one; GET the draft again.');
@@ -82,7 +90,9 @@ export class DraftService {
         baseSha256: entry.sha256,
         token,
       });
-      if (row.token === token) this.#remember(row.id, { draft: opened.draft, token }, html);
+      if (row.token === token) {
+        this.#remember(row.id, { draft: opened.draft, token, base: row.baseSequence }, html);
+      }
     }
     const { draft } = await this.live(row);
     return {
@@ -105,7 +115,7 @@ export class DraftService {
     holder: LockHolder,
     read: DraftRecord | null,
   ): Promise<DraftRecord | null> {
-    if (read && this.#cache.get(read.id)?.token === read.token) return read;
+    if (read && isCurrent(this.#cache.get(read.id), read)) return read;
     return this.#store.drafts.find(access.page.id, holder);
   }
 
@@ -128,41 +138,54 @@ export class DraftService {
   ): Promise<OperationAnswer> {
     const row = await this.row(access, holder, read);
     const fingerprint = sha256Hex(JSON.stringify(['operation', access.page.id, body]));
-    if (body.draft_token !== row.token) {
-      // The exact request that produced the newest token, sent again: the same answer again.
-      if (row.lastFingerprint !== fingerprint || row.lastAnswer === null) throw staleToken();
-      const live = await this.live(row);
-      return withOutline(row.lastAnswer as OperationAnswer, body.outline, live.draft);
-    }
+    if (body.draft_token !== row.token) return this.#replay(row, fingerprint, body.outline);
     const live = await this.live(row);
     const applied = live.draft.apply(body.operation);
     if (!applied.ok) throw refused(applied.errors);
     const answer = this.#answer(live.draft, applied.result);
-    await this.#append(row, live, {
+    const written = await this.#append(row, live, {
       kind: 'operation',
       token: answer.draft_token,
       operation: body.operation,
       fingerprint,
       answer,
     });
+    if (!written) {
+      // Another request took the next event first. When that was this very request (sent to
+      // another process as well), its answer is this one's too, on the draft it left.
+      const now = await this.#store.drafts.find(access.page.id, holder);
+      if (!now) throw staleToken();
+      return this.#replay(now, fingerprint, body.outline);
+    }
     return withOutline(answer, body.outline, live.draft);
   }
 
-  /** Draft undo or redo: 409 `nothing_to_undo`/`nothing_to_redo` when there is none. */
+  /**
+   * Draft undo or redo: 409 `nothing_to_undo`/`nothing_to_redo` when there is none. Neither
+   * names a token: each undoes (redoes) the newest step of the draft as it is when it runs. So
+   * when a request in another process moved the draft first (two undos sent to two processes
+   * at once), it runs again on the draft as that one left it, just as the second of two undos
+   * does on one process: two undos undo two steps, and the second may find nothing to undo.
+   */
   async move(
     access: PageAccess,
     holder: LockHolder,
     read: DraftRecord | null,
     direction: 'undo' | 'redo',
   ): Promise<OperationAnswer> {
-    const row = await this.newest(access, holder, read);
-    if (!row) throw nothingTo(direction);
-    const live = await this.live(row);
-    const moved = direction === 'undo' ? live.draft.undo() : live.draft.redo();
-    if (!moved.ok) throw nothingTo(direction);
-    const answer = this.#answer(live.draft, moved.result);
-    await this.#append(row, live, { kind: direction, token: answer.draft_token });
-    return answer;
+    let row = await this.newest(access, holder, read);
+    for (let attempt = 1; ; attempt++) {
+      if (!row) throw nothingTo(direction);
+      const live = await this.live(row);
+      const moved = direction === 'undo' ? live.draft.undo() : live.draft.redo();
+      if (!moved.ok) throw nothingTo(direction);
+      const answer = this.#answer(live.draft, moved.result);
+      if (await this.#append(row, live, { kind: direction, token: answer.draft_token })) {
+        return answer;
+      }
+      if (attempt === MOVE_ATTEMPTS) throw staleToken();
+      row = await this.#store.drafts.find(access.page.id, holder);
+    }
   }
 
   async discard(access: PageAccess, holder: LockHolder, read: DraftRecord | null): Promise<void> {
@@ -175,7 +198,7 @@ export class DraftService {
   /** The parsed draft for `row`, rebuilt from the store when memory has none at its token. */
   async live(row: DraftRecord): Promise<LiveDraft> {
     const cached = this.#cache.get(row.id);
-    if (cached && cached.token === row.token) return cached;
+    if (cached && isCurrent(cached, row)) return cached;
     const html = await this.#html(row.baseSha256);
     const { operations, applied } = await this.#store.drafts.log(row);
     const log = { format: 1, operations, applied, sequence: row.sequence } as DraftLog;
@@ -188,7 +211,7 @@ export class DraftService {
         `This draft cannot be rebuilt (${rebuilt.errors[0]?.code ?? 'invalid_log'}); discard it with DELETE /pages/{page}/draft and open a new one.`,
       );
     }
-    const live = { draft: rebuilt.draft, token: row.token };
+    const live = { draft: rebuilt.draft, token: row.token, base: row.baseSequence };
     this.#remember(row.id, live, html);
     return live;
   }
@@ -213,20 +236,43 @@ export class DraftService {
 
   /** After a save: the draft `reopen` prepared, with its empty undo stack, is the live one. */
   rebased(row: DraftRecord, html: string, reopened: { draft: Draft | null; token: string }): void {
-    if (reopened.draft) this.#remember(row.id, { ...reopened, draft: reopened.draft }, html);
-    else this.#cache.delete(row.id);
+    if (reopened.draft) {
+      // The store folded the events up to `sequence` into the new base (DraftsRepository.rebase).
+      const live = { draft: reopened.draft, token: reopened.token, base: row.sequence };
+      this.#remember(row.id, live, html);
+    } else {
+      this.#cache.delete(row.id);
+    }
+  }
+
+  /**
+   * The answer again for the exact request (by `fingerprint`) that produced `row`'s newest token:
+   * a resend, or the same request sent to another process at once. Any other: 409 stale.
+   */
+  async #replay(
+    row: DraftRecord,
+    fingerprint: string,
+    outline: boolean | undefined,
+  ): Promise<OperationAnswer> {
+    if (row.lastFingerprint !== fingerprint || row.lastAnswer === null) throw staleToken();
+    const live = await this.live(row);
+    return withOutline(row.lastAnswer as OperationAnswer, outline, live.draft);
   }
 
   #answer(draft: Draft, result: OperationAnswer['result']): OperationAnswer {
     return { draft_token: newToken(), result, can_undo: draft.canUndo, can_redo: draft.canRedo };
   }
 
-  /** Stores the event; memory moves to the new token only once the store has it. */
+  /**
+   * Stores the event; memory moves to the new token only once the store has it. False when
+   * another request took the event's number first: memory, which has applied a change the store
+   * does not have, is dropped, so the draft is read again at the winner's token.
+   */
   async #append(
     row: DraftRecord,
     live: LiveDraft,
     event: Omit<DraftEvent, 'draftId' | 'seq'>,
-  ): Promise<void> {
+  ): Promise<boolean> {
     let written = false;
     try {
       written = await this.#store.drafts.append({
@@ -237,8 +283,8 @@ export class DraftService {
     } finally {
       if (!written) this.#cache.delete(row.id);
     }
-    if (!written) throw staleToken();
-    live.token = event.token;
+    if (written) live.token = event.token;
+    return written;
   }
 
   #remember(id: string, live: LiveDraft, html: string): void {
@@ -255,6 +301,11 @@ const nothingTo = (direction: 'undo' | 'redo') =>
     direction === 'undo' ? 'nothing_to_undo' : 'nothing_to_redo',
     `The draft has no operation to ${direction}.`,
   );
+
+/** Whether memory holds the draft as the store's `row` has it (same token, same base). */
+function isCurrent(live: LiveDraft | undefined, row: DraftRecord): boolean {
+  return live !== undefined && live.token === row.token && live.base === row.baseSequence;
+}
 
 /** 122 random bits; randomUUID draws from a pooled entropy buffer, cheap on every operation. */
 function newToken(): string {

@@ -17,11 +17,16 @@ export interface ChangeSpec {
   state: FolderState;
   summary: string;
   pageId?: string;
-  commitId?: string;
   at?: string;
   /** More writes in the same transaction, once the revision is recorded. */
   after?: (tx: StoreScope, recorded: RevisionState) => Promise<void>;
 }
+
+/**
+ * What a change with a commit id came to: the revision it recorded, or the answer recorded
+ * earlier under that id (nothing written).
+ */
+export type CommitOutcome = { state: RevisionState } | { earlier: unknown };
 
 /** Attempts before giving up when other writes keep moving the revision. */
 const ATTEMPTS = 5;
@@ -64,12 +69,43 @@ export class ProjectChanges {
     account: Account,
     propose: (current: RevisionState) => Promise<ChangeSpec>,
   ): Promise<RevisionState> {
+    const done = await this.#change(projectId, account, null, propose);
+    if (!('state' in done)) throw new Error('a change without a commit id was found recorded');
+    return done.state;
+  }
+
+  /**
+   * Like `change`, for a change made once per commit id (a save): when a request with the same
+   * id (in any process) has recorded it meanwhile, nothing is written and its answer is the
+   * answer. The id is looked up under the project's row lock, in the transaction that would
+   * record the change, so of two equal requests exactly one records it and the other finds it,
+   * whichever order they reach the database in.
+   */
+  async commit(
+    projectId: string,
+    account: Account,
+    commitId: string,
+    propose: (current: RevisionState) => Promise<ChangeSpec>,
+  ): Promise<CommitOutcome> {
+    return this.#change(projectId, account, commitId, propose);
+  }
+
+  async #change(
+    projectId: string,
+    account: Account,
+    commitId: string | null,
+    propose: (current: RevisionState) => Promise<ChangeSpec>,
+  ): Promise<CommitOutcome> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const current = await this.current(projectId);
       const spec = await propose(current);
-      const recorded = await this.#store.transaction(async (tx) => {
+      const outcome = await this.#store.transaction(async (tx): Promise<CommitOutcome | null> => {
         const locked = await tx.projects.lockRow(projectId);
         if (!locked) throw v1Problem('not_found', 'No such project.');
+        if (commitId !== null) {
+          const earlier = await tx.projectRevisions.findCommit(projectId, commitId);
+          if (earlier !== null) return { earlier };
+        }
         if (locked.revision !== current.revision) return null;
         const state = await tx.projectRevisions.record({
           projectId,
@@ -77,18 +113,18 @@ export class ProjectChanges {
           state: spec.state,
           summary: spec.summary,
           pageId: spec.pageId ?? null,
-          commitId: spec.commitId ?? null,
+          commitId,
           ...(spec.at ? { at: spec.at } : {}),
           accountNumber: account.accountNumber,
           byName: account.name,
           step: 'change',
         });
         await spec.after?.(tx, state);
-        return state;
+        return { state };
       });
-      if (recorded) {
-        this.#states.remember(recorded);
-        return recorded;
+      if (outcome) {
+        if ('state' in outcome) this.#states.remember(outcome.state);
+        return outcome;
       }
     }
     throw new Error(`project ${projectId}: the revision kept moving`);

@@ -1,7 +1,7 @@
 import { blocksSave, checkSave } from '@galley/core';
 import type { v1 } from '@galley/core';
 import type { Account, Clock, Store } from '@galley/store';
-import { isUniqueViolation, isoTime } from '@galley/store';
+import { isoTime } from '@galley/store';
 import type { z } from 'zod';
 import { folderCheckFailed, v1Problem } from '../problems.js';
 import type { DraftRecord, PageAccess } from '../store-types.js';
@@ -47,8 +47,30 @@ export class SaveService {
     )) as Saved | null;
   }
 
-  /** Saves the caller's draft `row`, whose token the caller has checked. */
+  /**
+   * Saves the caller's draft `row`, whose token the caller has checked. The same save may also
+   * run in another process at the same time (a client resending it to another server): then
+   * exactly one records it, and both answer the recorded answer.
+   */
   async save(
+    access: PageAccess,
+    account: Account,
+    row: DraftRecord,
+    body: SaveRequest,
+  ): Promise<Saved> {
+    try {
+      return await this.#save(access, account, row, body);
+    } catch (error) {
+      // The same commit id was recorded while this request ran (its revision moved the page
+      // from under this one, or took the commit id first: a unique violation): the first answer
+      // is the answer. Any other failure stands (and a failed look-up does not hide it).
+      const first = await this.replay(access, body.commit_id).catch(() => null);
+      if (first) return first;
+      throw error;
+    }
+  }
+
+  async #save(
     access: PageAccess,
     account: Account,
     row: DraftRecord,
@@ -67,8 +89,15 @@ export class SaveService {
     const reopened = this.#drafts.reopen(row, html, edited);
     const savedAt = isoTime(this.#clock.now());
     let answer: Saved | undefined;
-    try {
-      await this.#changes.change(project.id, account, async (current) => {
+    // The commit id is looked up again under the project's lock, before the revision is
+    // compared: recorded meanwhile (by this request's twin in another process), it is answered
+    // and nothing is saved. A twin recorded before `current` was read fails the base check
+    // below instead; `save` then finds its answer (its commit id is in the same transaction).
+    const outcome = await this.#changes.commit(
+      project.id,
+      account,
+      body.commit_id,
+      async (current) => {
         const base = current.manifest.get(page.file);
         if (!base || base.sha256 !== row.baseSha256) {
           throw v1Problem(
@@ -89,7 +118,6 @@ export class SaveService {
           state: folderStateOf(folder, files),
           summary: `Saved ${page.file}`,
           pageId: page.id,
-          commitId: body.commit_id,
           at: savedAt,
           after: async (tx, recorded) => {
             answer = { page, revision: recorded.revision, saved_at: savedAt };
@@ -102,15 +130,9 @@ export class SaveService {
             });
           },
         };
-      });
-    } catch (error) {
-      // Another process saved with this commit id first: its answer is the answer.
-      if (isUniqueViolation(error)) {
-        const first = await this.replay(access, body.commit_id);
-        if (first) return first;
-      }
-      throw error;
-    }
+      },
+    );
+    if ('earlier' in outcome) return outcome.earlier as Saved;
     this.#drafts.rebased(row, html, reopened);
     return answer!;
   }
