@@ -81,9 +81,12 @@ export function authRouter({ store, config }: Deps): Router {
   });
 
   router.delete('/tokens/:id', requireAuth, requireSession, async (req, res) => {
+    const idOrPrefix = String(req.params.id);
+    // No token is named with U+0000, and PostgreSQL cannot even look for one (see http/parse.ts).
+    if (idOrPrefix.includes('\0')) throw problem(404, 'not_found', 'No such active token.');
     const revoked = await store.tokens.revoke({
       accountNumber: authOf(req).account.accountNumber,
-      idOrPrefix: String(req.params.id),
+      idOrPrefix,
     });
     if (!revoked) throw problem(404, 'not_found', 'No such active token.');
     res.status(204).end();

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { NUL_REASON } from './parse.js';
 import { HttpProblem, problem, sendProblem } from './problem.js';
 
 /** The last route: anything unmatched is a 404 problem. */
@@ -10,6 +11,7 @@ export const notFound: RequestHandler = (req) => {
 
 /**
  * Maps every error to a problem. Known client errors (body parser, URL decoding) keep their 4xx;
+ * text PostgreSQL cannot hold is a 422 (logged: the request should have been refused before);
  * anything else is logged and answered 500 without detail, never with a stack trace.
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
@@ -23,6 +25,12 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (isClientGone(error, req)) {
       // Nothing to answer and nothing wrong here: the request log records "request aborted".
       res.destroy();
+      return;
+    }
+    const unstorable = known ? null : unstorableText(error);
+    if (unstorable) {
+      logger.warn({ err: error, reqId: req.id }, 'the database refused text of the request');
+      sendProblem(res, unstorable);
       return;
     }
     if (known) {
@@ -39,6 +47,28 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
 /** The error a request raises when its client disconnects before the body is in. */
 function isClientGone(error: unknown, req: IncomingMessage): boolean {
   return (error as { code?: unknown } | null)?.code === 'ECONNRESET' && !req.complete;
+}
+
+/**
+ * SQLSTATE 22021 (character_not_in_repertoire): PostgreSQL refused text it cannot hold, such as
+ * U+0000 (`invalid byte sequence for encoding "UTF8": 0x00`). Requests are refused before they
+ * get there (http/parse.ts); this is the last line of defence, so such text is never a 500. The
+ * error may come wrapped (`cause`), as stores and services rethrow.
+ */
+function unstorableText(error: unknown): HttpProblem | null {
+  let e: unknown = error;
+  for (let depth = 0; depth < 8 && typeof e === 'object' && e !== null; depth++) {
+    if ((e as { code?: unknown }).code === '22021') {
+      return problem(
+        422,
+        'validation_failed',
+        'The request holds text that cannot be stored (U+0000, or characters outside UTF-8).',
+        { errors: { '': [NUL_REASON] } },
+      );
+    }
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
 }
 
 /** Errors raised by body-parser, the router or http-errors carry `type`/`status` and `expose`. */

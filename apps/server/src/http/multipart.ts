@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import busboy from 'busboy';
 import type { Readable } from 'node:stream';
-import { addFieldError, newFieldErrors } from './parse.js';
+import { addFieldError, newFieldErrors, NUL_REASON } from './parse.js';
 import { HttpProblem, problem } from './problem.js';
 
 export interface MultipartFileInfo {
@@ -30,7 +30,8 @@ class TooLarge extends Error {}
 /**
  * Streams a multipart/form-data body: the file part goes through `onFile` as an async iterable
  * that throws once it passes `maxFileBytes` (so a consumer such as `ByteStore.put` keeps
- * nothing), and text fields are collected. Not multipart or malformed: 400 `invalid_multipart`.
+ * nothing), and text fields are collected. Not multipart or malformed: 400 `invalid_multipart`;
+ * a text field given twice, or whose name or value holds U+0000, or an unexpected file: 422.
  */
 export async function streamMultipart<T>(
   req: Request,
@@ -55,7 +56,7 @@ export async function streamMultipart<T>(
   }
 
   const fields = Object.create(null) as Record<string, string>;
-  const unexpected = newFieldErrors();
+  const refused = newFieldErrors();
   let file: StreamedMultipart<T>['file'] = null;
   let fileSeen = false;
   let consuming: Promise<void> = Promise.resolve();
@@ -64,7 +65,9 @@ export async function streamMultipart<T>(
   parser.on('field', (name, value, info) => {
     if (info.valueTruncated)
       state.failure ??= problem(413, 'body_too_large', `The field ${name} is too long.`);
-    if (Object.hasOwn(fields, name)) addFieldError(unexpected, name, 'given more than once');
+    // Text a store keeps must not hold U+0000 (as in JSON bodies, see `nulFields`).
+    if (name.includes('\0') || value.includes('\0')) addFieldError(refused, name, NUL_REASON);
+    else if (Object.hasOwn(fields, name)) addFieldError(refused, name, 'given more than once');
     else fields[name] = value;
   });
   let reading: Readable | null = null;
@@ -94,7 +97,7 @@ export async function streamMultipart<T>(
     stream.on('error', () => undefined);
     if (name !== options.fileField || fileSeen || state.failure) {
       addFieldError(
-        unexpected,
+        refused,
         name,
         name === options.fileField ? 'only one file is accepted' : 'unexpected file',
       );
@@ -136,12 +139,12 @@ export async function streamMultipart<T>(
     await consuming;
   }
   if (state.failure) throw state.failure;
-  if (Object.keys(unexpected).length) {
+  if (Object.keys(refused).length) {
     throw new HttpProblem({
       status: 422,
       code: 'validation_failed',
-      detail: `Unexpected fields: ${Object.keys(unexpected).join(', ')}.`,
-      extras: { errors: unexpected },
+      detail: `Invalid fields: ${Object.keys(refused).join(', ')}.`,
+      extras: { errors: refused },
     });
   }
   return { file, fields };

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { nulFields } from './parse.js';
 import { problem } from './problem.js';
 
 /**
@@ -9,7 +10,10 @@ export function encodeCursor(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
 }
 
-/** The cursor's value, undefined without one; one that does not decode or fit: 422. */
+/**
+ * The cursor's value, undefined without one; one that does not decode or fit, or that holds
+ * U+0000 (never in a cursor the service made; PostgreSQL refuses it): 422.
+ */
 export function decodeCursor<S extends z.ZodType>(
   schema: S,
   raw: string | undefined,
@@ -22,7 +26,7 @@ export function decodeCursor<S extends z.ZodType>(
     value = undefined;
   }
   const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
+  if (parsed.success && Object.keys(nulFields(value)).length === 0) return parsed.data;
   throw problem(422, 'validation_failed', 'The page cursor is not valid.', {
     errors: { page: ['not a page cursor of this list'] },
   });

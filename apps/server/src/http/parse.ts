@@ -35,11 +35,74 @@ export function fieldErrors(error: z.ZodError): FieldErrors {
   return out;
 }
 
-/** Validates `value`, or throws a 422 problem `validation_failed` with `errors`. */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+/** The reason given for text that holds U+0000 (PostgreSQL cannot store it; no text needs it). */
+export const NUL_REASON = 'must not contain U+0000';
+/** Fields with U+0000 reported at most (the answer stays small whatever the body). */
+const MAX_NUL_FIELDS = 100;
+
+/**
+ * Dotted paths (`*` is any one key or index) whose values are kept as sent and never walked for
+ * U+0000: file contents given as JSON (`files.*.json`), which reach the byte store as serialized
+ * JSON (U+0000 written as the escape `\u0000`), never a database column.
+ */
+export type VerbatimPaths = readonly string[];
+
+export interface InputOptions {
+  verbatim?: VerbatimPaths;
+}
+
+/**
+ * Keys and strings of `value`, wherever they are, that hold U+0000, as `errors` (dotted paths,
+ * like `fieldErrors`). PostgreSQL refuses such text where SQLite keeps it, so every request is
+ * refused alike before it reaches a store. Walked breadth first, without recursion.
+ */
+export function nulFields(value: unknown, verbatim: VerbatimPaths = []): FieldErrors {
+  const out = newFieldErrors();
+  const skip = verbatim.map((pattern) => pattern.split('.'));
+  const queue: Array<[unknown, string[]]> = [[value, []]];
+  let found = 0;
+  for (let i = 0; i < queue.length && found < MAX_NUL_FIELDS; i++) {
+    const [item, path] = queue[i]!;
+    if (typeof item === 'string') {
+      if (item.includes('\0')) {
+        addFieldError(out, path.join('.'), NUL_REASON);
+        found++;
+      }
+    } else if (typeof item === 'object' && item !== null && !skip.some((p) => matches(p, path))) {
+      for (const [key, child] of Object.entries(item)) {
+        if (key.includes('\0')) {
+          addFieldError(out, [...path, key].join('.'), NUL_REASON);
+          found++;
+        }
+        if (typeof child === 'string' || (typeof child === 'object' && child !== null))
+          queue.push([child, [...path, key]]);
+      }
+    }
+  }
+  return out;
+}
+
+function matches(pattern: readonly string[], path: readonly string[]): boolean {
+  return pattern.length === path.length && pattern.every((p, i) => p === '*' || p === path[i]);
+}
+
+/**
+ * Validates `value`, or throws a 422 problem `validation_failed` with `errors`: the schema's, and
+ * every key or string holding U+0000 (outside `options.verbatim`).
+ */
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  options: InputOptions = {},
+): z.output<S> {
+  const nul = nulFields(value, options.verbatim);
   const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const errors = fieldErrors(result.error);
+  const clean = Object.keys(nul).length === 0;
+  if (result.success && clean) return result.data;
+  const errors = result.success ? newFieldErrors() : fieldErrors(result.error);
+  for (const [field, reasons] of Object.entries(nul)) {
+    for (const reason of reasons) addFieldError(errors, field, reason);
+  }
   const fields = Object.keys(errors).filter((k) => k !== '');
   throw problem(
     422,
@@ -69,14 +132,15 @@ export function nestedDeeperThan(value: unknown, limit: number): boolean {
 /**
  * Reads the JSON body (now, if no parser ran yet) and validates it. No body, an empty body or a
  * body that is not JSON: 400; malformed JSON: 400; over the limit: 413; nested deeper than
- * MAX_JSON_DEPTH or invalid: 422. Use strict schemas (`z.strictObject`) so unknown fields are
- * refused.
+ * MAX_JSON_DEPTH, holding U+0000 (see `nulFields`) or invalid: 422. Use strict schemas
+ * (`z.strictObject`) so unknown fields are refused.
  */
 export async function parseBody<S extends z.ZodType>(
   req: Request,
   res: Response,
   schema: S,
   limitBytes: number,
+  options: InputOptions = {},
 ): Promise<z.output<S>> {
   await readJson(req, res, limitBytes);
   if (!hasJsonBody(req)) {
@@ -86,7 +150,7 @@ export async function parseBody<S extends z.ZodType>(
       'A JSON body is required (Content-Type: application/json).',
     );
   }
-  return validBody(schema, req.body);
+  return validBody(schema, req.body, options);
 }
 
 /**
@@ -118,14 +182,19 @@ export async function parseNoBody(req: Request, res: Response, limitBytes: numbe
 }
 
 /** `value` validated by `schema`, after refusing nesting no schema should have to walk. */
-function validBody<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+function validBody<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  options: InputOptions = {},
+): z.output<S> {
   if (nestedDeeperThan(value, MAX_JSON_DEPTH)) {
     throw problem(422, 'validation_failed', 'The body is nested too deeply.', {
       errors: { '': [`JSON nested deeper than ${MAX_JSON_DEPTH} levels`] },
     });
   }
-  return parseInput(schema, value);
+  return parseInput(schema, value, options);
 }
+
 /** Validates the query string (values are strings: use `z.coerce` for numbers). */
 export function parseQuery<S extends z.ZodType>(req: Request, schema: S): z.output<S> {
   return parseInput(schema, { ...req.query });

@@ -2,6 +2,7 @@ import express from 'express';
 import type { Request, Response, Router } from 'express';
 import type { z } from 'zod';
 import { parseBody, parseInput, parseQuery } from '../http/parse.js';
+import type { VerbatimPaths } from '../http/parse.js';
 import { HttpProblem, problem } from '../http/problem.js';
 import type { ApiRegistry, RouteSpec } from './registry.js';
 
@@ -38,10 +39,20 @@ export class ApiRouter {
     P extends z.ZodType | undefined = undefined,
     Q extends z.ZodType | undefined = undefined,
     B extends z.ZodType | undefined = undefined,
-  >(spec: RouteSpec & { params?: P; query?: Q; body?: B }, handler: RouteHandler<P, Q, B>): this {
+  >(
+    spec: RouteSpec & {
+      params?: P;
+      query?: Q;
+      body?: B;
+      /** Body paths kept as sent, U+0000 included (file contents: see `VerbatimPaths`). */
+      bodyVerbatim?: VerbatimPaths;
+    },
+    handler: RouteHandler<P, Q, B>,
+  ): this {
     this.#registry.add(spec);
     const path = spec.expressPath ?? spec.path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
     const limit = this.#jsonLimitBytes;
+    const bodyOptions = { verbatim: spec.bodyVerbatim ?? [] };
     this.router[spec.method](path, async (req, res) => {
       let params: Out<P>;
       try {
@@ -56,7 +67,9 @@ export class ApiRouter {
         params,
         query: () => (spec.query ? parseQuery(req, spec.query) : undefined) as Out<Q>,
         body: async () =>
-          (spec.body ? await parseBody(req, res, spec.body, limit) : undefined) as Out<B>,
+          (spec.body
+            ? await parseBody(req, res, spec.body, limit, bodyOptions)
+            : undefined) as Out<B>,
       });
     });
     return this;

@@ -1,3 +1,4 @@
+import { StoredNumber } from '@galley/core';
 import { z } from 'zod';
 
 /** Every URL the editing interface hands out, built from the one `base_url` setting. */
@@ -40,4 +41,4 @@ export class Urls {
 }
 
 /** Cursors of the lists that continue below a number (history, confirmations). */
-export const BelowCursor = z.strictObject({ below: z.number().int().min(1) });
+export const BelowCursor = z.strictObject({ below: StoredNumber });

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { StoredNumber } from '@galley/core';
 import { z } from 'zod';
 
 /** The absolute URL of the next page: the same query with `page` set (decisions §8). */
@@ -14,4 +15,4 @@ export function nextPageUrl(baseUrl: string, req: Request, page: string): string
 /** Asset list cursor: the sort it belongs to, the last item's sort key and id. */
 export const AssetCursor = z.tuple([z.enum(['updated', 'title']), z.string(), z.string()]);
 /** Revision list cursor: the last revision number shown. */
-export const RevisionCursor = z.tuple([z.literal('r'), z.number().int().min(1)]);
+export const RevisionCursor = z.tuple([z.literal('r'), StoredNumber]);

@@ -87,6 +87,13 @@ beforeAll(async () => {
   app.get('/boom', () => {
     throw new Error('secret internals');
   });
+  app.get('/unstorable', () => {
+    // What pg raises for U+0000 in a parameter, wrapped as a service may rethrow it.
+    const refused = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), {
+      code: '22021',
+    });
+    throw new Error('the write failed', { cause: refused });
+  });
   app.use(notFound);
   app.use(errorHandler(logger));
   server = app.listen(0, '127.0.0.1');
@@ -302,6 +309,47 @@ describe('putRequestBody', () => {
     });
     expect(streamed.status).toBe(413);
     expect(await readdir(join(dir, 'bytes'), { recursive: true })).toEqual(before);
+  });
+});
+
+describe('text the database cannot hold', () => {
+  it('is a 422 (SQLSTATE 22021), never a 500', async () => {
+    const res = await fetch(`${url}/unstorable`);
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({
+      code: 'validation_failed',
+      errors: { '': ['must not contain U+0000'] },
+    });
+  });
+});
+
+describe('U+0000 in requests', () => {
+  it('answers 404 in a path parameter, 422 naming the field in a query or body', async () => {
+    const post = (path: string, body: unknown) => fetch(`${url}/api/t${path}`, json(body));
+    expect((await post('/things/thg_1%00', { title: 'x' })).status).toBe(404);
+    const query = await post('/things/thg_1?per_page=1%00', { title: 'x' });
+    expect(query.status).toBe(422);
+    // Not a number either: both reasons are given.
+    const { errors } = (await query.json()) as { errors: Record<string, string[]> };
+    expect(errors.per_page).toContain('must not contain U+0000');
+    const body = await post('/things/thg_1', { title: 'x', tags: ['a', 'b\u0000'] });
+    expect(body.status).toBe(422);
+    expect(await body.json()).toMatchObject({
+      detail: 'Invalid fields: tags.1.',
+      errors: { 'tags.1': ['must not contain U+0000'] },
+    });
+  });
+
+  it('answers 422 for a multipart text field holding it', async () => {
+    const form = new FormData();
+    form.set('note', 'a\u0000b');
+    form.set('other', 'fine');
+    const res = await fetch(`${url}/upload`, { method: 'POST', body: form });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({
+      detail: 'Invalid fields: note.',
+      errors: { note: ['must not contain U+0000'] },
+    });
   });
 });
 

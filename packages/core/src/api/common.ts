@@ -18,6 +18,23 @@ export const Problem = z.looseObject({
 });
 export type Problem = z.infer<typeof Problem>;
 
+/**
+ * The largest whole number the stores keep: PostgreSQL's `integer`. A larger one cannot be
+ * compared with a column there (SQLite would simply find nothing), so inputs stop at it.
+ */
+export const MAX_STORED_INT = 2_147_483_647;
+
+/** The bounds of a number that reaches the stores, defined once for both forms below. */
+const stored = (number: z.ZodNumber) => number.int().min(1).max(MAX_STORED_INT);
+/**
+ * A positive whole number that reaches the stores (revision, version, account number, cursor
+ * position): 1..MAX_STORED_INT. The one schema for such numbers in JSON; `StoredNumberText`
+ * reads the same from a query or path.
+ */
+export const StoredNumber = stored(z.number());
+/** `StoredNumber` given as text (query values and path parameters are strings). */
+export const StoredNumberText = stored(z.coerce.number());
+
 /** `per_page` (1..200, default 50) and the opaque `page` cursor of every list. */
 export const PageQuery = z.strictObject({
   per_page: z.coerce.number().int().min(1).max(200).default(50),

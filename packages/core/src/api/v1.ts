@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { CheckReport } from '../report/violation.js';
+import { controlCharacterOf } from '../checks/rules/text.js';
 import { MediumRef } from '../media/catalog.js';
 import { OperationRequest, OperationResult, OutlineEntry } from '../draft/schema.js';
-import { Sha256, Timestamp, Uuid } from './common.js';
+import { Sha256, StoredNumber, Timestamp, Uuid } from './common.js';
 
 export const Role = z.enum(['owner', 'editor', 'viewer']);
 export type Role = z.infer<typeof Role>;
@@ -43,7 +44,17 @@ export const ProjectList = z.object({
   projects: z.array(Project),
   next_page_url: z.string().nullable(),
 });
-export const RenameProject = z.strictObject({ title: z.string().trim().min(1).max(200) });
+/** A project's title, as project.json keeps it (the `project` check refuses control characters). */
+const ProjectTitle = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .refine(
+    (title) => controlCharacterOf(title) === undefined,
+    'must not contain control characters',
+  );
+export const RenameProject = z.strictObject({ title: ProjectTitle });
 
 /** 422 body of a folder that fails the contract (or a plain site that cannot be converted). */
 export const FolderCheckFailure = CheckReport;
@@ -136,7 +147,7 @@ export const History = z.object({
 });
 export const HistoryMove = z.strictObject({
   direction: z.enum(['undo', 'redo']),
-  revision: z.number().int().min(1),
+  revision: StoredNumber,
 });
 
 export const Confirmation = z.object({

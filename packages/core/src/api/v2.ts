@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { MediumRef } from '../media/catalog.js';
 import { CheckOutcome } from '../report/violation.js';
 import { AssetKind, Inspection, InspectionSummary } from '../inspect/inspection.js';
-import { PageQuery, Sha256, Timestamp, Uuid } from './common.js';
+import { PageQuery, Sha256, StoredNumber, StoredNumberText, Timestamp, Uuid } from './common.js';
 
 export {
   AssetKind,
@@ -29,7 +29,6 @@ const FilePath = z.string().min(1).max(1024);
 export const SchemaUri = z.string().regex(/^svc:\/\/schemas\/[a-z0-9-]+\/[0-9][0-9.]*$/);
 const RequestKey = Uuid;
 const Title = z.string().trim().min(1).max(200);
-const RevisionNumber = z.number().int().min(1);
 
 /**
  * A file specification in writes: exactly one of `json` (optionally with `schema`), `text` or
@@ -154,12 +153,11 @@ export const AssetListQuery = z.strictObject({
   per_page: z.coerce.number().int().min(1).max(200).default(50),
 });
 export const RevisionListQuery = PageQuery;
-const RevisionQueryValue = z.coerce.number().int().min(1);
 /** `GET /assets/{id}?revision=n`. */
-export const AssetQuery = z.strictObject({ revision: RevisionQueryValue.optional() });
+export const AssetQuery = z.strictObject({ revision: StoredNumberText.optional() });
 /** `GET /assets/{id}/files/{path}?revision=n&download=1`. */
 export const FileQuery = z.strictObject({
-  revision: RevisionQueryValue.optional(),
+  revision: StoredNumberText.optional(),
   download: z.enum(['0', '1']).optional(),
 });
 
@@ -191,21 +189,21 @@ export const UploadAssetFields = z.strictObject({
 export const PatchAsset = z.strictObject({ request_key: RequestKey, title: Title });
 export const NewRevision = z.strictObject({
   request_key: RequestKey,
-  base_revision: RevisionNumber,
+  base_revision: StoredNumber,
   put: z.array(FileSpec).max(5000).default([]),
   remove: z.array(FilePath).max(5000).default([]),
 });
 export const DuplicateAsset = z.strictObject({
   request_key: RequestKey,
   title: Title,
-  revision: RevisionNumber.optional(),
+  revision: StoredNumber.optional(),
 });
 export const CopyAsset = z.strictObject({
   request_key: RequestKey,
-  base_revision: RevisionNumber,
+  base_revision: StoredNumber,
   source: z.strictObject({
     asset: z.string().min(1).max(100),
-    revision: RevisionNumber.optional(),
+    revision: StoredNumber.optional(),
   }),
   /** A folder under `references/` ending in `/`; the source's files keep their paths below it. */
   to: z

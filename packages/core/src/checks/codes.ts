@@ -21,6 +21,11 @@ export const checksCodes = {
     suggestion:
       'Give format 1, a title, media {id, version} and pages [{file, title, public_url}].',
   },
+  'project.title_control': {
+    message: 'The title in project.json contains a control character.',
+    suggestion:
+      'Remove control characters (U+0000 to U+001F, U+007F to U+009F: NUL, tab, line breaks…) from the title.',
+  },
   'project.medium_unknown': {
     message: 'project.json names a medium that is not in the media catalog.',
     suggestion: 'Use one of web, banner, leaderboard, signage, social or print-a4 (version 1).',

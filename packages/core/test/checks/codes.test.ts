@@ -20,6 +20,10 @@ const fixtures: Record<string, Folder> = {
     'project.json': projectJson(['index.html'], 'billboard'),
     'index.html': html(),
   }),
+  'project.title_control': folderOf({
+    'project.json': projectJson(['index.html']).replace('"title":"Test"', '"title":"T\\u0000x"'),
+    'index.html': html(),
+  }),
   'names.absolute': webFolder({ '/etc/passwd': 'x' }),
   'names.drive_letter': webFolder({ 'c:/x.txt': 'x' }),
   'names.backslash': webFolder({ 'a\\b.txt': 'x' }),

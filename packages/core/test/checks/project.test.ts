@@ -68,4 +68,46 @@ describe('project check', () => {
       }),
     ]);
   });
+
+  it('refuses a control character in the project title, and still checks the rest', () => {
+    // Page titles are kept inside JSON, not as a store's text: a tab there is left alone.
+    const json = JSON.parse(
+      projectJson([{ file: 'index.html' }, { file: 'about.html', title: 'About\tus' }]),
+    ) as { title: string };
+    json.title = 'T\u0000x';
+    const folder = folderOf({
+      'project.json': JSON.stringify(json),
+      'index.html': html(),
+      'about.html': html(),
+    });
+    const report = checkFolder(folder);
+    expect(report.checks).toMatchObject({ project: 'failed', pages: 'passed', links: 'passed' });
+    expect(report.violations).toEqual([
+      {
+        check: 'project',
+        code: 'project.title_control',
+        severity: 'error',
+        path: 'project.json',
+        message: 'project.json /title contains the control character U+0000.',
+        actual: 'U+0000',
+        suggestion: expect.stringContaining('Remove control characters') as unknown,
+      },
+    ]);
+  });
+
+  it('lets titles with any other character pass, C1 controls and DEL excepted', () => {
+    const withTitle = (title: string) =>
+      checkFolder(
+        folderOf({
+          'project.json': projectJson(['index.html']).replace(
+            '"title":"Test"',
+            `"title":${JSON.stringify(title)}`,
+          ),
+          'index.html': html(),
+        }),
+      ).violations.map((v) => v.actual);
+    expect(withTitle('Ünïcødé — 写真 \u00a0 \u200b \ud83d\ude00')).toEqual([]);
+    expect(withTitle('a\u007f')).toEqual(['U+007F']);
+    expect(withTitle('a\u0085')).toEqual(['U+0085']);
+  });
 });

@@ -17,7 +17,24 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new StoreError('migration_failed', `migration ${failed} failed`, { cause: error });
+    // No failed migration when none could start (no connection, no such database): then the
+    // driver's own words are all there is to say, and they are said either way.
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    const what =
+      failed === undefined ? 'migrating the database failed' : `migration ${failed} failed`;
+    throw new StoreError('migration_failed', `${what}: ${reasonOf(error)}`, { cause: error });
   }
+}
+
+/**
+ * The message of a driver error. A connection refused on every address of a host name is an
+ * AggregateError without a message of its own: its errors' messages, then.
+ */
+function reasonOf(error: unknown): string {
+  if (error instanceof AggregateError && error.message === '') {
+    const inner = (error.errors as unknown[]).map(reasonOf).filter(Boolean);
+    if (inner.length) return [...new Set(inner)].join('; ');
+  }
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { PageQuery, v1 } from '@galley/core';
+import { PageQuery, StoredNumber, v1 } from '@galley/core';
 import type { Response } from 'express';
 import { z } from 'zod';
 import type { ApiRouter } from '../../openapi/api-router.js';
@@ -23,7 +23,7 @@ const zipResponse = (description: string) => ({
     ETag: { description: 'The same digest, quoted' },
   },
 });
-const OffsetCursor = z.strictObject({ o: z.number().int().min(1) });
+const OffsetCursor = z.strictObject({ o: StoredNumber });
 
 /** Folder export and replacement, confirmed versions' ZIPs, and the page list. */
 export function folderRoutes(api: ApiRouter, ctx: V1Context): void {

@@ -1,4 +1,4 @@
-import { PageQuery, v1 } from '@galley/core';
+import { PageQuery, StoredNumber, v1 } from '@galley/core';
 import { z } from 'zod';
 import type { ApiRouter } from '../../openapi/api-router.js';
 import { holderOf, projectFor, refuseForeignLock, requireRole } from '../access.js';
@@ -11,7 +11,7 @@ import { notFound, writeResponses } from './projects.js';
 
 const tags = ['Members'];
 /** Cursor of the member list: the account number the next page continues after. */
-const MemberCursor = z.strictObject({ after: z.number().int().min(1) });
+const MemberCursor = z.strictObject({ after: StoredNumber });
 
 /** Members: any member reads; an owner changes; anyone may leave; one owner always stays. */
 export function memberRoutes(api: ApiRouter, ctx: V1Context): void {
@@ -96,7 +96,7 @@ export function memberRoutes(api: ApiRouter, ctx: V1Context): void {
     },
     async ({ req, res, params }) => {
       const access = await projectFor(ctx, req, params.id, 'read');
-      const user = Number(params.user);
+      const user = params.user;
       const self = user === access.auth.account.accountNumber;
       if (!self) requireRole(access, 'owner');
       await refuseForeignLock(ctx, req, access);

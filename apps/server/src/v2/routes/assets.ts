@@ -157,6 +157,7 @@ export function assetRoutes(api: ApiRouter, ctx: V2Context): void {
         'JSON with file specifications, or (image and font) multipart/form-data with the fields ' +
         'request_key, kind, title and the file part `file`. Productions take medium and media_contract.',
       body: v2.CreateAsset,
+      bodyVerbatim: ['files.*.json'],
       responses: {
         201: {
           description: 'The asset with revision 1 and its inspection',

@@ -1,5 +1,4 @@
-import { v2 } from '@galley/core';
-import { z } from 'zod';
+import { StoredNumberText, v2 } from '@galley/core';
 import type { ApiRouter } from '../../openapi/api-router.js';
 import type { V2Context } from '../context.js';
 import { callerOf, readableAsset, revisionOf } from '../context.js';
@@ -12,7 +11,7 @@ import { AssetParams } from './assets.js';
 import { responses } from './responses.js';
 import { assetWrite } from './write.js';
 
-const RevisionParams = AssetParams.extend({ n: z.coerce.number().int().min(1) });
+const RevisionParams = AssetParams.extend({ n: StoredNumberText });
 
 export function revisionRoutes(api: ApiRouter, ctx: V2Context): void {
   const { store } = ctx;
@@ -60,6 +59,7 @@ export function revisionRoutes(api: ApiRouter, ctx: V2Context): void {
       description: 'Puts and removes files on base_revision, then inspects the new revision.',
       params: AssetParams,
       body: v2.NewRevision,
+      bodyVerbatim: ['put.*.json'],
       responses: {
         201: { description: 'The new revision and its inspection', schema: v2.AssetEnvelope },
         ...responses.assetWrite,

@@ -13,3 +13,13 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
 export function looksBinary(bytes: Uint8Array): boolean {
   return bytes.subarray(0, 8192).includes(0);
 }
+
+/**
+ * The first control character of `text` (C0, DEL or C1: what `\p{Cc}` matches) as `U+XXXX`, or
+ * undefined. Titles are kept by the stores as text: PostgreSQL refuses U+0000 outright, and no
+ * title needs a tab, a line break or any other control.
+ */
+export function controlCharacterOf(text: string): string | undefined {
+  const code = /\p{Cc}/u.exec(text)?.[0].codePointAt(0);
+  return code === undefined ? undefined : `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+}
