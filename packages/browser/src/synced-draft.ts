@@ -75,6 +75,10 @@ export class SyncedDraft {
   outline(): Outline {
     return this.local.outline();
   }
+  /** Each outline entry's depth below <body> (the local draft's `outlineDepths()`). */
+  outlineDepths(): readonly number[] {
+    return this.local.outlineDepths();
+  }
   html(): string {
     return this.local.html();
   }

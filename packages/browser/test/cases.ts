@@ -157,4 +157,19 @@ export const draftCases: readonly DraftCase[] = [
       { kind: 'swap', target: '#f', html: 'y &amp; z' },
     ],
   },
+  {
+    name: 'inline styles, style elements and event handlers, which a strict CSP refuses',
+    html: page(
+      '<style>p { color: red }</style><main id="m" style="border: 1px solid" onclick="top.pwned = true"><p id="p" style="color: blue" onmouseover="top.pwned = true">x<img src="data:," onerror="top.pwned = true" alt=""></p></main>',
+    ),
+    operations: [
+      {
+        kind: 'insert',
+        parent: '#p',
+        html: '<b style="font-weight: 900" onfocus="top.pwned = 1">y</b>',
+      },
+      { kind: 'move', target: '#p', parent: '@0' },
+      { kind: 'duplicate', target: '#m' },
+    ],
+  },
 ];

@@ -1,35 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { logIn, screenshot, startScreenTest, whyNoChromium } from './screen-harness.js';
+import { logIn, openSite, screenshot, startScreenTest, whyNoChromium } from './screen-harness.js';
 import type { ScreenTest } from './screen-harness.js';
 import { hostileSiteZip, plainSiteZip } from './site-fixtures.js';
 
 const why = whyNoChromium();
 if (why) console.warn(`skipped: ${why}`);
-
-interface Opened {
-  id: string;
-  editor: string;
-  index: string;
-}
-
-/** Opens a site ZIP through the API as the harness's account; returns its editor URL. */
-async function openSite(t: ScreenTest, zip: Uint8Array): Promise<Opened> {
-  const form = new FormData();
-  form.set('zip', new Blob([zip], { type: 'application/zip' }), 'site.zip');
-  const headers = { authorization: `Bearer ${t.server.token}`, 'x-editor-client': 'test-setup' };
-  const created = await fetch(`${t.server.url}/api/v1/projects/folder`, {
-    method: 'POST',
-    headers,
-    body: form,
-  });
-  expect(created.status).toBe(201);
-  const project = (await created.json()) as { id: string; editor_url: string };
-  const pages = (await (
-    await fetch(`${t.server.url}/api/v1/projects/${project.id}/pages`, { headers })
-  ).json()) as { pages: { id: string; file: string }[] };
-  const index = pages.pages.find((p) => p.file === 'index.html')!.id;
-  return { id: project.id, editor: project.editor_url, index };
-}
 
 describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () => {
   let t: ScreenTest;
@@ -94,7 +69,7 @@ describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () 
 
   it('stores a page with scripts as written and previews it without running any of it', async () => {
     const site = await openSite(t, hostileSiteZip());
-    const { page, context, problems } = await t.person();
+    const { page, context, problems, violations } = await t.person();
     const served: { url: string; csp: string | null; nosniff: string | null }[] = [];
     page.on('response', (r) => {
       if (r.url().includes('/preview/'))
@@ -112,6 +87,10 @@ describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () 
       .toContain('You are editing');
     const frame = page.frameLocator('#preview-frame');
     await expect.poll(() => frame.locator('#hello').count()).toBe(1);
+    // The outline shows the page's nesting (from the draft engine, not from a parse here).
+    // (<style> is @1, <section id="box"> @2, <p id="hello"> inside it @3.)
+    const hello = page.locator('#outline-node-2 > ul > #outline-node-3');
+    await expect.poll(() => hello.count()).toBe(1);
 
     // Save the page unchanged through the screen: stored as written, scripts included.
     await page.locator('#op-swap-target').fill('#hello');
@@ -132,9 +111,13 @@ describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () 
     expect(stored).toContain('<script>window.ranInPreview = true;');
     expect(stored).toContain('onerror="window.ranInPreview = true; top.pwned = true"');
     expect(stored).toContain('href="javascript:top.pwned=true"');
+    expect(stored).toContain('style="font-weight: bold" onmouseenter="top.pwned = true"');
+    expect(stored).toContain('<style>#hello { color: purple; }</style>');
 
     // Try every trigger inside the preview: hover, click the javascript: link.
     await frame.locator('#hover').hover();
+    await frame.locator('#hello').hover();
+    await frame.locator('#box').click();
     await frame
       .locator('#js-link')
       .click({ noWaitAfter: true })
@@ -157,12 +140,23 @@ describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () 
       expect(answer.nosniff).toBe('nosniff');
     }
     await screenshot(page, 'editor-hostile-page');
-    // The page's own scripts were refused by the frame's policy; the screen logged nothing else.
-    expect(
-      problems.filter(
-        (p) => !/Blocked script execution|Content Security Policy|sandboxed/i.test(p),
-      ),
-    ).toEqual([]);
+    // The preview applies the page's inline styles (its policy allows them)…
+    const style = (id: string, property: string) =>
+      inFrame.evaluate<string>(`getComputedStyle(document.getElementById('${id}')).${property}`);
+    expect([await style('box', 'borderTopStyle'), await style('hello', 'fontWeight')]).toEqual([
+      'solid',
+      '700',
+    ]);
+    // …and the screen's own document never met the page: not one policy violation there (no
+    // inline style, handler or style element of the page was parsed in the screen's origin).
+    expect(await violations()).toEqual([]);
+    // The page's own scripts were refused in the sandboxed frame, by the sandbox or by the
+    // preview's policy (`script-src 'none'`, where the screen's is 'self'); nothing else logged.
+    const inPreview = [
+      /^Blocked script execution in '[^']+\/preview\/[^']+' because the document's frame is sandboxed/,
+      /violates the following Content Security Policy directive 'script-src 'none''/,
+    ];
+    expect(problems.filter((p) => !inPreview.some((known) => known.test(p)))).toEqual([]);
     await context.close();
   });
 

@@ -22,11 +22,34 @@ export const screenshots = new URL(
 
 const VIEWPORT = { width: 1360, height: 2400 };
 
+export interface Person {
+  context: BrowserContext;
+  page: Page;
+  /** Every error the page logs, its frames' included. */
+  problems: string[];
+  /**
+   * The policy violations of the screen's own document (the top one) since it loaded:
+   * `directive blocked-uri source`, from `securitypolicyviolation` events.
+   */
+  violations: () => Promise<string[]>;
+}
+
+/**
+ * Runs before any script of every document the page loads, and records the top document's policy
+ * violations (a sandboxed preview runs no script, so it records nothing of its own).
+ */
+const RECORD_VIOLATIONS = `if (window === window.top) {
+  window.galleyViolations = [];
+  document.addEventListener('securitypolicyviolation', (e) => {
+    window.galleyViolations.push(e.effectiveDirective + ' ' + e.blockedURI + ' ' + e.sourceFile);
+  });
+}`;
+
 export interface ScreenTest {
   server: TestServer;
   browser: Browser;
   /** A fresh browser context (its own cookies and session storage) with a page in it. */
-  person(): Promise<{ context: BrowserContext; page: Page; problems: string[] }>;
+  person(): Promise<Person>;
   close(): Promise<void>;
 }
 
@@ -40,6 +63,7 @@ export async function startScreenTest(): Promise<ScreenTest> {
     browser,
     async person() {
       const context = await browser.newContext({ viewport: VIEWPORT });
+      await context.addInitScript(RECORD_VIOLATIONS);
       const page = await context.newPage();
       // Every error the page logs (CSP refusals included) fails the test that reads this list.
       const problems: string[] = [];
@@ -47,7 +71,8 @@ export async function startScreenTest(): Promise<ScreenTest> {
         if (m.type() === 'error') problems.push(m.text());
       });
       page.on('pageerror', (e) => problems.push(e.message));
-      return { context, page, problems };
+      const violations = () => page.evaluate<string[]>('window.galleyViolations ?? []');
+      return { context, page, problems, violations };
     },
     async close() {
       await browser.close();
@@ -95,3 +120,30 @@ export const UNLABELLED_CONTROLS = `[...document.querySelectorAll(
   .filter((el) => !(el.labels?.length || el.getAttribute('aria-label') ||
     (el.tagName === 'BUTTON' && el.textContent.trim())))
   .map((el) => el.outerHTML.slice(0, 80))`;
+
+export interface OpenedSite {
+  id: string;
+  /** The editor's URL as the API answers it (absolute, from the service's base URL). */
+  editor: string;
+  /** The id of the page `index.html`. */
+  index: string;
+}
+
+/** Opens a site ZIP through the API as the harness's account. */
+export async function openSite(t: ScreenTest, zip: Uint8Array): Promise<OpenedSite> {
+  const form = new FormData();
+  form.set('zip', new Blob([zip], { type: 'application/zip' }), 'site.zip');
+  const headers = { authorization: `Bearer ${t.server.token}`, 'x-editor-client': 'test-setup' };
+  const created = await fetch(`${t.server.url}/api/v1/projects/folder`, {
+    method: 'POST',
+    headers,
+    body: form,
+  });
+  if (created.status !== 201) throw new Error(`opening the site: ${created.status}`);
+  const project = (await created.json()) as { id: string; editor_url: string };
+  const pages = (await (
+    await fetch(`${t.server.url}/api/v1/projects/${project.id}/pages`, { headers })
+  ).json()) as { pages: { id: string; file: string }[] };
+  const index = pages.pages.find((p) => p.file === 'index.html')!.id;
+  return { id: project.id, editor: project.editor_url, index };
+}

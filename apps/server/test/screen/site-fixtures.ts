@@ -32,10 +32,17 @@ export function plainSiteZip(): Uint8Array {
   );
 }
 
-/** One page that tries every way to run script: script elements, event handlers, javascript: URLs. */
+/**
+ * One page that tries every way to run script (script elements, event handlers, javascript:
+ * URLs) and carries inline styles (attributes and a style element), which the screen's own policy
+ * refuses: none of it may reach the screen's document.
+ */
 export function hostileSiteZip(): Uint8Array {
   const body = [
-    '<p id="hello">Hello</p>',
+    '<style>#hello { color: purple; }</style>',
+    '<section id="box" style="border: 2px solid teal; padding: 4px" onclick="top.pwned = true">',
+    '<p id="hello" style="font-weight: bold" onmouseenter="top.pwned = true">Hello</p>',
+    '</section>',
     '<script>window.ranInPreview = true; try { parent.document.title = "pwned"; } catch (e) {} try { top.pwned = true; } catch (e) {}</script>',
     '<img id="bad-img" src="data:," onerror="window.ranInPreview = true; top.pwned = true" alt="">',
     '<a id="js-link" href="javascript:top.pwned=true">click me</a>',

@@ -66,6 +66,9 @@ describe('SyncedDraft', () => {
     expect((await draft.redo()).ok).toBe(true);
     expect(draft.html()).toContain('id="a-2"');
     expect(draft.html()).toBe(await serverHtml(e));
+    // header > h1, main > (p#intro > a, p, p#a, p#a-2): the nesting the outline shows (the
+    // link to the missing menu.html was unwrapped when the site was converted).
+    expect(draft.outlineDepths()).toEqual([0, 1, 0, 1, 2, 1, 1, 1]);
     expect([draft.canUndo, draft.canRedo]).toEqual([true, false]);
   });
 

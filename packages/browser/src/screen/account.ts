@@ -1,6 +1,6 @@
-import { describeFailure } from '../result.js';
 import { byId, onSubmit, refreshRegion, say, text } from './dom.js';
 import { authRequest } from './session.js';
+import { failureText } from './views.js';
 
 /** The login form: POST /auth/login, then on to the page the person came for. */
 export function startLogin(): void {
@@ -12,7 +12,7 @@ export function startLogin(): void {
       password: text(data, 'password'),
     });
     if (!answer.ok) {
-      say(error, describeFailure(answer.failure), 'error');
+      say(error, failureText(answer.failure), 'error');
       byId<HTMLInputElement>('login-password').focus();
       return;
     }
@@ -41,7 +41,7 @@ export function startTokens(): void {
     say(error, '');
     const answer = await authRequest('POST', '/auth/tokens', { days: Number(text(data, 'days')) });
     if (!answer.ok) {
-      say(error, describeFailure(answer.failure), 'error');
+      say(error, failureText(answer.failure), 'error');
       return;
     }
     value.value = (answer.value as { token: string }).token;
@@ -66,7 +66,7 @@ export function startTokens(): void {
       'DELETE',
       `/auth/tokens/${encodeURIComponent(button.dataset.tokenId ?? '')}`,
     ).then(async (answer) => {
-      if (!answer.ok) say(error, describeFailure(answer.failure), 'error');
+      if (!answer.ok) say(error, failureText(answer.failure), 'error');
       await refreshRegion('token-list');
     });
   });

@@ -1,5 +1,6 @@
 // Small DOM helpers for the screen's page script: elements are built with text nodes only, so
 // nothing from the service is ever parsed as markup.
+import { screenFetch, sessionEnded } from './session.js';
 
 export type Child = Node | string | number | null | undefined | false | readonly Child[];
 type Attributes = Readonly<Record<string, string | number | boolean | null | undefined>>;
@@ -56,6 +57,16 @@ export function say(element: HTMLElement, message: string, tone: 'ok' | 'error' 
   element.classList.toggle('ok', tone === 'ok');
 }
 
+/**
+ * The path, query and fragment of a URL from an answer of the service. Answers carry absolute URLs
+ * built from the service's configured base URL; a page links within the origin that served it,
+ * since under another host name of the same server an absolute link would leave the session.
+ */
+export function within(url: string): string {
+  const { pathname, search, hash } = new URL(url, location.href);
+  return `/${pathname.replace(/^\/+/, '')}${search}${hash}`;
+}
+
 export const time = (iso: string | null | undefined) =>
   iso ? h('time', { datetime: iso }, iso.replace('T', ' ').replace(/\.\d+/, '')) : '—';
 
@@ -64,7 +75,9 @@ export const time = (iso: string | null | undefined) =>
  * server renders are rendered in one place only.
  */
 export async function refreshRegion(id: string): Promise<void> {
-  const response = await fetch(location.href, { credentials: 'same-origin' });
+  const response = await screenFetch(location.href, { credentials: 'same-origin' });
+  // Without a session the page answers with a redirect to the login page.
+  if (response.redirected && new URL(response.url).pathname === '/login') return sessionEnded();
   const fresh = new DOMParser().parseFromString(await response.text(), 'text/html');
   const region = fresh.getElementById(id);
   if (region) byId(id).replaceWith(document.importNode(region, true));

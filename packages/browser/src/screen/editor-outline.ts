@@ -1,28 +1,6 @@
 import type { Outline, OutlineEntry, Violation } from '@galley/core';
 import { fill, h } from './dom.js';
 
-/**
- * Depth of each outline entry, read from the browser's own parse of the draft's HTML (which the
- * draft engine writes so that a browser builds the same tree). When the two disagree (malformed
- * markup, template contents) there is no trustworthy nesting and the outline is shown flat.
- */
-export function outlineDepths(html: string, outline: Outline): number[] | null {
-  const body = new DOMParser().parseFromString(html, 'text/html').body;
-  const tags: string[] = [];
-  const depths: number[] = [];
-  const walk = (element: Element, depth: number) => {
-    for (const child of element.children) {
-      tags.push(child.localName);
-      depths.push(depth);
-      walk(child, depth + 1);
-    }
-  };
-  walk(body, 0);
-  const agrees =
-    tags.length === outline.length && outline.every((e, i) => e.tag.toLowerCase() === tags[i]);
-  return agrees ? depths : null;
-}
-
 /** The reference a form should use for an entry: its id when it has one, else `@n`. */
 export function referenceOf(entry: OutlineEntry): string {
   return entry.id === null ? `@${entry.node}` : `#${entry.id}`;
@@ -38,7 +16,12 @@ export function entryOf(outline: Outline, element: string | undefined): OutlineE
 
 export interface OutlineOptions {
   readonly outline: Outline;
-  readonly html: string;
+  /**
+   * Each entry's depth below <body>, from the draft engine (`outlineDepths()`): the page is never
+   * parsed by this document, so nothing of it (inline styles, event handlers) meets the screen's
+   * policy. When the lengths disagree the outline is shown flat.
+   */
+  readonly depths: readonly number[];
   /** Violations of this page, shown under the element they name. */
   readonly problems: readonly Violation[];
   readonly selected: number | null;
@@ -47,8 +30,8 @@ export interface OutlineOptions {
 
 /** The outline as nested lists of buttons (keyboard reachable), problems under their element. */
 export function renderOutline(container: HTMLElement, options: OutlineOptions): void {
-  const { outline, html, problems, selected } = options;
-  const depths = outlineDepths(html, outline);
+  const { outline, problems, selected } = options;
+  const depths = options.depths.length === outline.length ? options.depths : null;
   const root = h('ul', { class: 'outline', 'aria-label': 'Elements of the page' });
   const stack: HTMLElement[] = [root];
   const atEntry = new Map<number, Violation[]>();

@@ -1,7 +1,6 @@
 import type { CheckReport, Folder, Outline, OutlineEntry, v1, Violation } from '@galley/core';
 import type { z } from 'zod';
 import type { Failure } from '../result.js';
-import { describeFailure } from '../result.js';
 import type { SyncedDraft } from '../synced-draft.js';
 import { byId, fill, h, say, ScreenError } from './dom.js';
 import { clearMarks, markRefusal, operationOf, useSelection } from './editor-forms.js';
@@ -10,9 +9,17 @@ import type { LockState } from './editor-lock.js';
 import { entryOf, renderOutline } from './editor-outline.js';
 import { allPages, library, screenClient } from './library.js';
 import type { Client } from './library.js';
-import { violationItem } from './views.js';
+import { failureLine, failureText, violationItem } from './views.js';
 
 type Page = z.output<typeof v1.Page>;
+
+/** What the outline and the preview show: the draft, or the saved page while read-only. */
+interface Shown {
+  readonly outline: Outline;
+  /** Each entry's depth below <body>, from the draft engine (the page is never parsed here). */
+  readonly depths: readonly number[];
+  readonly html: string;
+}
 
 /** What the page editor knows; `draft` is set only while this tab holds the lock. */
 interface Editor {
@@ -27,7 +34,7 @@ interface Editor {
   folderRevision: number | null;
   draft: SyncedDraft | null;
   /** The saved page, shown while another client edits. */
-  saved: { outline: Outline; html: string } | null;
+  saved: Shown | null;
   selected: number | null;
   problems: Pick<CheckReport, 'checks' | 'violations'> | null;
   previewed: string | null;
@@ -44,10 +51,10 @@ export async function startEditor(): Promise<void> {
   const client = screenClient();
   const result = byId('edit-result');
   const first = await library().attempt(() => client.v1.listPages(projectId, { per_page: 200 }));
-  if (!first.ok) return say(result, describeFailure(first.failure), 'error');
+  if (!first.ok) return stop(failureLine(first.failure));
   const pages = await allPages<Page, 'pages'>(client, first.value, 'pages');
   const page = pages.find((p) => p.id === wanted) ?? pages[0];
-  if (!page) return say(result, 'This project has no pages.', 'error');
+  if (!page) return stop('This project has no pages.');
   choosePage(pages, page);
   // The preview document sits at the page's own path, so its relative links reach its files.
   const previewForm = byId<HTMLFormElement>('preview-form');
@@ -73,6 +80,17 @@ export async function startEditor(): Promise<void> {
   await editor.lock.start();
 }
 
+/**
+ * The editor cannot open at all (no such project, no pages, no session): said once, where the
+ * lock's state would be, and nothing else is tried or shown.
+ */
+function stop(message: Node | string): void {
+  const status = byId('lock-status');
+  status.className = 'lock other';
+  fill(status, message);
+  byId('editor-body').hidden = true;
+}
+
 function choosePage(pages: readonly Page[], current: Page): void {
   const select = byId<HTMLSelectElement>('page-select');
   fill(
@@ -95,10 +113,10 @@ function choosePage(pages: readonly Page[], current: Page): void {
 async function freshFolder(editor: Editor): Promise<void> {
   const lib = library();
   const project = await lib.attempt(() => editor.client.v1.getProject(editor.projectId));
-  if (!project.ok) return say(editor.result, describeFailure(project.failure), 'error');
+  if (!project.ok) return say(editor.result, failureText(project.failure), 'error');
   if (project.value.revision === editor.folderRevision && editor.folder) return;
   const got = await lib.attempt(() => editor.client.v1.downloadFolder(editor.projectId));
-  if (!got.ok) return say(editor.result, describeFailure(got.failure), 'error');
+  if (!got.ok) return say(editor.result, failureText(got.failure), 'error');
   editor.folder = lib.readSavedFolder(got.value.bytes).folder;
   editor.folderRevision = project.value.revision;
 }
@@ -111,14 +129,17 @@ async function onLock(editor: Editor, state: LockState): Promise<void> {
     if (!editor.draft) {
       await freshFolder(editor);
       const opened = await library().SyncedDraft.open(editor.client.v1, editor.page.id);
-      if (!opened.ok) return say(editor.result, describeFailure(opened.failure), 'error');
+      if (!opened.ok) return say(editor.result, failureText(opened.failure), 'error');
       editor.draft = opened.value;
     }
     for (const fieldset of editor.controls) fieldset.disabled = false;
   } else {
     editor.draft = null;
     for (const fieldset of editor.controls) fieldset.disabled = true;
-    status.textContent = state.kind === 'other' ? heldBy(state.lock) : refusedText(state.failure);
+    fill(status, state.kind === 'other' ? heldBy(state.lock) : refusedView(state.failure));
+    // An ended session: the page is on its way to the login, there is nothing more to read.
+    if (state.kind === 'refused' && state.failure.kind === 'http' && state.failure.status === 401)
+      return;
     await freshFolder(editor);
     showSaved(editor);
   }
@@ -129,10 +150,11 @@ function heldBy(lock: { label: string; holder: { name: string }; expires_at: str
   return `Read-only: “${lock.label}” (${lock.holder.name}) is editing this project. The editor opens here as soon as the lock is free.`;
 }
 
-function refusedText(failure: Failure): string {
+function refusedView(failure: Failure): Node | string {
+  if (failure.kind === 'http' && failure.status === 401) return failureLine(failure);
   if (failure.kind === 'http' && failure.status === 403)
     return 'Read-only: your role in this project is viewer.';
-  return `Read-only: ${describeFailure(failure)}`;
+  return `Read-only: ${failureText(failure)}`;
 }
 
 /** The saved page (from the saved folder) while this tab cannot edit. */
@@ -141,12 +163,15 @@ function showSaved(editor: Editor): void {
   if (!bytes) return;
   const html = new TextDecoder().decode(bytes);
   const opened = library().Draft.open(html);
-  editor.saved = opened.ok ? { outline: opened.draft.outline(), html } : { outline: [], html };
+  editor.saved = opened.ok
+    ? { outline: opened.draft.outline(), depths: opened.draft.outlineDepths(), html }
+    : { outline: [], depths: [], html };
 }
 
-function current(editor: Editor): { outline: Outline; html: string } | null {
-  if (editor.draft) return { outline: editor.draft.outline(), html: editor.draft.html() };
-  return editor.saved;
+function current(editor: Editor): Shown | null {
+  const { draft } = editor;
+  if (!draft) return editor.saved;
+  return { outline: draft.outline(), depths: draft.outlineDepths(), html: draft.html() };
 }
 
 function render(editor: Editor): void {
@@ -157,7 +182,7 @@ function render(editor: Editor): void {
   const onPage = (editor.problems?.violations ?? []).filter((v) => v.path === editor.page.file);
   renderOutline(byId('outline'), {
     outline: view.outline,
-    html: view.html,
+    depths: view.depths,
     problems: onPage,
     selected: editor.selected,
     onSelect: (entry) => select(editor, entry),
@@ -276,7 +301,7 @@ async function save(editor: Editor): Promise<void> {
 
 function failed(editor: Editor, failure: Failure): void {
   const prefix = failure.kind === 'refused' ? 'Refused here, nothing was sent: ' : '';
-  say(editor.result, prefix + describeFailure(failure), 'error');
+  say(editor.result, prefix + failureText(failure), 'error');
   // Another client took the lock: find out who, and turn read-only.
   if (failure.kind === 'http' && failure.status === 423) void editor.lock?.renew();
 }

@@ -1,6 +1,6 @@
 import type * as Galley from '../index.js';
-import { ScreenError } from './dom.js';
-import { csrfToken, editorClientId } from './session.js';
+import { ScreenError, within } from './dom.js';
+import { csrfToken, editorClientId, screenFetch } from './session.js';
 
 export type Library = typeof Galley;
 export type Client = Galley.GalleyClient;
@@ -19,10 +19,11 @@ export function screenClient(): Client {
     baseUrl: location.origin,
     csrfToken: csrfToken(),
     editorClient: editorClientId(),
+    fetch: screenFetch,
   });
 }
 
-/** Every item of a paged list: follows `next_page_url` to the end. */
+/** Every item of a paged list: follows `next_page_url` (within this origin) to the end. */
 export async function allPages<T, K extends string>(
   client: Client,
   first: Record<K, T[]> & { next_page_url: string | null },
@@ -31,7 +32,9 @@ export async function allPages<T, K extends string>(
   const items = [...first[key]];
   let next = first.next_page_url;
   while (next) {
-    const more = await client.v1.follow<Record<K, T[]> & { next_page_url: string | null }>(next);
+    const more = await client.v1.follow<Record<K, T[]> & { next_page_url: string | null }>(
+      within(next),
+    );
     items.push(...more[key]);
     next = more.next_page_url;
   }

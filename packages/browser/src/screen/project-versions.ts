@@ -1,6 +1,6 @@
 import type { v1 } from '@galley/core';
 import type { z } from 'zod';
-import { byId, fill, h, onSubmit, text, time } from './dom.js';
+import { byId, fill, h, onSubmit, text, time, within } from './dom.js';
 import { library } from './library.js';
 import type { ProjectView } from './project.js';
 
@@ -141,7 +141,7 @@ function confirmationRow(c: Confirmation): HTMLTableRowElement {
       h(
         'a',
         {
-          href: c.download_url,
+          href: within(c.download_url),
           download: `version-${c.version}.zip`,
           'aria-label': `Download version ${c.version}`,
         },

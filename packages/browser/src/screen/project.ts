@@ -1,6 +1,6 @@
 import type { v1 } from '@galley/core';
 import type { z } from 'zod';
-import { byId, fill, h, onSubmit, say, ScreenError, text, time } from './dom.js';
+import { byId, fill, h, onSubmit, say, ScreenError, text, time, within } from './dom.js';
 import { allPages, library, screenClient } from './library.js';
 import type { Client } from './library.js';
 import { showMembers } from './project-members.js';
@@ -50,10 +50,14 @@ async function load(view: ProjectView): Promise<void> {
   const got = await library().attempt(() => view.client.v1.getProject(view.projectId));
   if (!got.ok) {
     view.report(got.failure);
+    // No such project (or not this person's): the error is all there is to show.
+    const gone = got.failure.kind === 'http' && got.failure.status === 404;
+    if (gone) byId('project-details').hidden = true;
     return;
   }
   view.project = got.value;
   byId('project-error').hidden = true;
+  byId('project-details').hidden = false;
   showSummary(view.project);
   await Promise.all([
     showPages(view),
@@ -76,7 +80,9 @@ function showSummary(p: Project): void {
     ['Updated', time(p.updated_at)],
     [
       'Editor',
-      p.role === 'viewer' ? 'view only' : h('a', { href: p.editor_url }, 'Open the page editor'),
+      p.role === 'viewer'
+        ? 'view only'
+        : h('a', { href: within(p.editor_url) }, 'Open the page editor'),
     ],
   ];
   fill(

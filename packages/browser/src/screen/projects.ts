@@ -1,6 +1,6 @@
 import type { v1 } from '@galley/core';
 import type { z } from 'zod';
-import { byId, fill, h, onSubmit, time } from './dom.js';
+import { byId, fill, h, onSubmit, time, within } from './dom.js';
 import { allPages, library, screenClient } from './library.js';
 import type { Client } from './library.js';
 import { failureView } from './views.js';
@@ -64,7 +64,7 @@ async function listProjects(client: Client): Promise<void> {
           h(
             'tr',
             { 'data-project-id': p.id },
-            h('td', {}, h('a', { href: p.url }, p.title)),
+            h('td', {}, h('a', { href: within(p.url) }, p.title)),
             h('td', {}, p.medium),
             h('td', {}, p.role),
             h('td', {}, p.pages),
@@ -75,7 +75,7 @@ async function listProjects(client: Client): Promise<void> {
               {},
               p.role === 'viewer'
                 ? ''
-                : h('a', { href: p.editor_url, 'aria-label': `Edit ${p.title}` }, 'Edit'),
+                : h('a', { href: within(p.editor_url), 'aria-label': `Edit ${p.title}` }, 'Edit'),
             ),
           ),
         ),
@@ -89,7 +89,7 @@ function openedView(project: CreatedProject): HTMLElement {
   return h(
     'div',
     { role: 'status', class: 'opened' },
-    h('p', { class: 'ok' }, 'Opened ', h('a', { href: project.url }, project.title), '.'),
+    h('p', { class: 'ok' }, 'Opened ', h('a', { href: within(project.url) }, project.title), '.'),
     project.site ? siteView(project.site) : '',
   );
 }

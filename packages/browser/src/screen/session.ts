@@ -8,6 +8,35 @@ export function csrfToken(): string {
   return document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
 }
 
+/** Whether this page was served to a signed-in person (it then carries the CSRF token). */
+export function signedIn(): boolean {
+  return csrfToken() !== '';
+}
+
+/** The login page, bringing the person back to this page (path and query) afterwards. */
+export function loginAgainUrl(): string {
+  return `/login?next=${encodeURIComponent(location.pathname + location.search)}`;
+}
+
+let leaving = false;
+
+/** The session has ended (expired, or logged out elsewhere): off to log in, then back here. */
+export function sessionEnded(): void {
+  if (leaving) return;
+  leaving = true;
+  location.assign(loginAgainUrl());
+}
+
+/**
+ * `fetch` for every request of a signed-in page: a 401 there means the session has ended, never
+ * that an API token is missing, so the person is sent to log in again and brought back here.
+ */
+export async function screenFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const response = await fetch(input, init);
+  if (response.status === 401 && signedIn()) sessionEnded();
+  return response;
+}
+
 const EDITOR_CLIENT_KEY = 'galley.editor-client';
 
 /**
@@ -33,7 +62,7 @@ export async function authRequest(
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {
-    response = await fetch(url, {
+    response = await screenFetch(url, {
       method,
       headers,
       credentials: 'same-origin',

@@ -7,7 +7,7 @@ import { serializeHtml } from './html.js';
 import type { Change } from './operations.js';
 import { plan } from './operations.js';
 import type { Outline } from './outline.js';
-import { OutlineBuilder } from './outline.js';
+import { depthsBelow, OutlineBuilder } from './outline.js';
 import { IndexedPage } from './page.js';
 import type { OperationResult } from './schema.js';
 import { DraftLog, Operation } from './schema.js';
@@ -26,6 +26,7 @@ export class Draft {
   private changes = 0;
   private readonly outlines: OutlineBuilder;
   private cachedOutline: Outline | undefined;
+  private cachedDepths: readonly number[] | undefined;
 
   private constructor(private readonly page: IndexedPage) {
     this.outlines = new OutlineBuilder(page);
@@ -115,6 +116,15 @@ export class Draft {
     return (this.cachedOutline ??= this.outlines.build());
   }
 
+  /**
+   * How deep each outline entry sits below <body> (0 for a child of <body>), in the outline's
+   * order: the page's nesting, read from the draft's own tree, so a browser showing the outline
+   * never builds a DOM from the page.
+   */
+  outlineDepths(): readonly number[] {
+    return (this.cachedDepths ??= depthsBelow(this.page.body));
+  }
+
   html(): string {
     return serializeHtml(this.page.document);
   }
@@ -141,6 +151,7 @@ export class Draft {
   private changed(focus: readonly Element[]): ChangeResult {
     this.changes += 1;
     this.cachedOutline = undefined;
+    this.cachedDepths = undefined;
     const ids: string[] = [];
     forEachElement(focus, (element) => {
       const id = elementId(element);

@@ -119,3 +119,19 @@ function ensureText(element: DraftElement): void {
   }
   summarize(element);
 }
+
+/** The depth below `body` of every element inside it (0 for its children), in pre-order. */
+export function depthsBelow(body: Element): readonly number[] {
+  const depths: number[] = [];
+  const visit = (parent: Element, depth: number): void => {
+    const children = parent.children;
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i]!;
+      if (!isTag(child)) continue;
+      depths.push(depth);
+      visit(child, depth + 1);
+    }
+  };
+  visit(body, 0);
+  return Object.freeze(depths);
+}

@@ -116,4 +116,57 @@ describe('outline', () => {
     draft.undo();
     expect(draft.outline().map((entry) => entry.text)).toEqual(['old', 'old', 'old']);
   });
+
+  it('gives each entry its depth below <body>, template contents and raw text included', () => {
+    const draft = draftOf(
+      '<header><h1 style="color: red" onclick="x()">T</h1></header><main><section><p>a<b>b</b></p></section><template><i>t</i></template><style>p{}</style></main><footer></footer>',
+    );
+    expect(draft.outline().map((entry) => entry.tag)).toEqual([
+      'header',
+      'h1',
+      'main',
+      'section',
+      'p',
+      'b',
+      'template',
+      'i',
+      'style',
+      'footer',
+    ]);
+    expect(draft.outlineDepths()).toEqual([0, 1, 0, 1, 2, 3, 1, 2, 1, 0]);
+  });
+
+  it('keeps the depths in step with every change, undo and redo', () => {
+    const draft = draftOf('<div id="a"><p id="p">x</p></div><div id="b"></div>');
+    const first = draft.outlineDepths();
+    expect(draft.outlineDepths()).toBe(first);
+    expect(first).toEqual([0, 1, 0]);
+    draft.apply({ kind: 'move', target: '#a', parent: '#b' });
+    expect(draft.outlineDepths()).toEqual([0, 1, 2]);
+    draft.apply({ kind: 'insert', parent: '#p', html: '<b><i>y</i></b>' });
+    expect(draft.outlineDepths()).toEqual([0, 1, 2, 3, 4]);
+    draft.undo();
+    draft.undo();
+    expect(draft.outlineDepths()).toEqual(first);
+    draft.redo();
+    expect(draft.outlineDepths()).toEqual([0, 1, 2]);
+  });
+
+  it('has one depth per entry, the number of elements between it and <body>', () => {
+    fc.assert(
+      fc.property(fc.array(node, { minLength: 1, maxLength: 4 }), (nodes) => {
+        const draft = draftOf(nodes.join(''));
+        const model = new ReferenceDraft(draft.html());
+        const body = model.body();
+        const depths = model.elements().map((element) => {
+          let depth = 0;
+          for (let up = element.parent; up && up !== body; up = up.parent) depth++;
+          return depth;
+        });
+        expect(draft.outlineDepths()).toEqual(depths);
+        expect(draft.outlineDepths()).toHaveLength(draft.outline().length);
+      }),
+      { numRuns },
+    );
+  });
 });

@@ -64,61 +64,70 @@ export interface EditorPage {
 /**
  * The page editor. The preview is a sandboxed frame (no scripts, no same origin) that the page
  * script fills by posting the draft's HTML to the preview route, which answers with
- * `Content-Security-Policy: sandbox`: stored HTML never runs in the screen's origin.
+ * `Content-Security-Policy: sandbox`: stored HTML never runs in the screen's origin. When the
+ * editor cannot open at all, the page script says why in `lock-status` and hides `editor-body`.
  */
 export function editorBody({ projectId, csrfToken, previewBase }: EditorPage): SafeHtml {
   return html`<p><a href="/projects/${projectId}">← Project</a></p>
     <div id="lock-status" class="lock" role="status" aria-live="polite">Taking the lock…</div>
-    <p>
-      <label for="page-select">Page</label>
-      <select id="page-select"></select>
-    </p>
-    <fieldset id="draft-controls" class="plain edit-controls" disabled>
-      <legend class="sr-only">Draft</legend>
-      <p class="toolbar">
-        <button type="button" id="draft-undo">Undo</button>
-        <button type="button" id="draft-redo">Redo</button>
-        <button type="button" id="save-page" class="primary">Save</button>
-        <span id="edit-result" role="status" aria-live="polite"></span>
+    <div id="editor-body">
+      <p>
+        <label for="page-select">Page</label>
+        <select id="page-select"></select>
       </p>
-    </fieldset>
-    <div class="editor">
-      <section class="card" aria-labelledby="outline-heading">
-        <h2 id="outline-heading">Outline</h2>
-        <p class="hint">Choose an element to use it in the forms.</p>
-        <div id="outline"></div>
-      </section>
-      <section class="card" aria-labelledby="preview-heading">
-        <h2 id="preview-heading">Preview</h2>
-        <iframe
-          id="preview-frame"
-          name="preview-frame"
-          title="Preview of the page (scripts do not run)"
-          sandbox=""
-        ></iframe>
-        <form
-          id="preview-form"
-          method="post"
-          action="${previewBase}"
-          data-base="${previewBase}"
-          target="preview-frame"
-          hidden
-        >
-          <input type="hidden" name="csrf_token" value="${csrfToken}" />
-          <input type="hidden" name="html" value="" />
-        </form>
-      </section>
-    </div>
-    <section class="card" aria-labelledby="violations-heading" id="violations" tabindex="-1" hidden>
-      <h2 id="violations-heading">Problems that block the save</h2>
-      <p id="violations-source"></p>
-      <ul id="violation-list"></ul>
-    </section>
-    <section class="card" aria-labelledby="change-heading">
-      <h2 id="change-heading">Change the page</h2>
-      <fieldset id="edit-controls" class="plain edit-controls" disabled>
-        <legend class="sr-only">Operations</legend>
-        <div class="op-grid">${operationForms.map(operationForm)}</div>
+      <fieldset id="draft-controls" class="plain edit-controls" disabled>
+        <legend class="sr-only">Draft</legend>
+        <p class="toolbar">
+          <button type="button" id="draft-undo">Undo</button>
+          <button type="button" id="draft-redo">Redo</button>
+          <button type="button" id="save-page" class="primary">Save</button>
+          <span id="edit-result" role="status" aria-live="polite"></span>
+        </p>
       </fieldset>
-    </section>`;
+      <div class="editor">
+        <section class="card" aria-labelledby="outline-heading">
+          <h2 id="outline-heading">Outline</h2>
+          <p class="hint">Choose an element to use it in the forms.</p>
+          <div id="outline"></div>
+        </section>
+        <section class="card" aria-labelledby="preview-heading">
+          <h2 id="preview-heading">Preview</h2>
+          <iframe
+            id="preview-frame"
+            name="preview-frame"
+            title="Preview of the page (scripts do not run)"
+            sandbox=""
+          ></iframe>
+          <form
+            id="preview-form"
+            method="post"
+            action="${previewBase}"
+            data-base="${previewBase}"
+            target="preview-frame"
+            hidden
+          >
+            <input type="hidden" name="csrf_token" value="${csrfToken}" />
+            <input type="hidden" name="html" value="" />
+          </form>
+        </section>
+      </div>
+      <section
+        class="card"
+        aria-labelledby="violations-heading"
+        id="violations"
+        tabindex="-1"
+        hidden
+      >
+        <h2 id="violations-heading">Problems that block the save</h2>
+        <p id="violations-source"></p>
+        <ul id="violation-list"></ul>
+      </section>
+      <section class="card" aria-labelledby="change-heading">
+        <h2 id="change-heading">Change the page</h2>
+        <fieldset id="edit-controls" class="plain edit-controls" disabled>
+          <legend class="sr-only">Operations</legend>
+          <div class="op-grid">${operationForms.map(operationForm)}</div>
+        </fieldset>
+      </section>
+    </div>`;
 }
