@@ -239,6 +239,9 @@ describe('listing, renaming, replacing, exporting, deleting', () => {
     const zip = await ada('GET', `/projects/${id}/folder`);
     const projectJson = readZip(zip.bytes).folder.get('project.json')!;
     expect(JSON.parse(new TextDecoder().decode(projectJson))).toMatchObject({ title: 'After' });
+    // The title it already has: nothing to record, no revision.
+    const again = await ada<ProjectBody>('PATCH', `/projects/${id}`, { json: { title: 'After' } });
+    expect([again.status, again.body.revision, again.body.title]).toEqual([200, 2, 'After']);
 
     const replacement = projectFolder('Replaced', {
       'contact.html': page('Contact', '<p id="c">mail</p>'),

@@ -137,7 +137,10 @@ export class ProjectChanges {
     );
   }
 
+  /** A new revision with the title in project.json; none when the title is already that. */
   async rename(projectId: string, account: Account, title: string): Promise<RevisionState> {
+    const now = await this.current(projectId);
+    if (now.title === title) return now;
     return this.change(projectId, account, async (current) => {
       const entry = current.manifest.get('project.json');
       if (!entry) throw new Error(`project ${projectId} has no project.json`);
