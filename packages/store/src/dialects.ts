@@ -2,7 +2,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, PostgresDialect, SqliteDialect, SqliteDriver } from 'kysely';
 import type { DatabaseConnection, Dialect, Driver } from 'kysely';
 import pg from 'pg';
-import type { WriteStamp } from './unchanged-reads.js';
+import type { Stamp } from './stamped-cache.js';
 
 /** Milliseconds a writer waits for another process (the CLI, a second server) to finish. */
 const BUSY_TIMEOUT_MS = 10_000;
@@ -37,8 +37,8 @@ class ImmediateSqliteDialect extends SqliteDialect {
  */
 export function sqliteDialect(file: string): {
   dialect: Dialect;
-  changeStamp: () => number | undefined;
-  writeStamp: () => WriteStamp | undefined;
+  changeStamp: () => Stamp | undefined;
+  writeStamp: () => Stamp | undefined;
 } {
   let dataVersion: SqliteDatabase.Statement | undefined;
   let totalChanges: SqliteDatabase.Statement | undefined;
@@ -53,11 +53,9 @@ export function sqliteDialect(file: string): {
     cachePreparedStatements(db);
     return Promise.resolve(db);
   });
-  const changeStamp = () => dataVersion?.get() as number | undefined;
-  const writeStamp = () =>
-    dataVersion && totalChanges
-      ? { dataVersion: dataVersion.get() as number, changes: totalChanges.get() as number }
-      : undefined;
+  const changeStamp = (): Stamp | undefined => dataVersion && [dataVersion.get() as number];
+  const writeStamp = (): Stamp | undefined =>
+    dataVersion && totalChanges && [dataVersion.get() as number, totalChanges.get() as number];
   return { dialect, changeStamp, writeStamp };
 }
 

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { TokenCache } from './accounts/token-cache.js';
 import type { ByteStore } from './bytes/byte-store.js';
 import type { Clock } from './clock.js';
 import type { Database } from './database.js';
 import type { ProjectAccess } from './projects/projects-repository.js';
-import type { UnchangedReads } from './unchanged-reads.js';
+import type { CachedToken } from './accounts/tokens-repository.js';
+import type { StampedCache } from './stamped-cache.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -17,10 +17,17 @@ export interface RepoScope {
   readonly db: Kysely<Database>;
   readonly clock: Clock;
   readonly bytes: ByteStore;
-  /** Valid API tokens, shared by every scope of one store. */
-  readonly tokenCache: TokenCache;
-  /** The account's access to a project, by `projectId accountNumber`, shared likewise. */
-  readonly accessReads: UnchangedReads<ProjectAccess | null>;
+  /**
+   * Valid API tokens by hash, shared by every scope of one store. Stamped by `data_version` only
+   * (another connection committed): this process's own revocations call `forgetAll`, so its
+   * other writes (draft events, last_used_at) leave the tokens remembered.
+   */
+  readonly tokenCache: StampedCache<CachedToken>;
+  /**
+   * The account's access to a project, by `projectId accountNumber`, shared likewise. Stamped by
+   * `data_version` and `total_changes()`: any write at all, by anyone, forgets it.
+   */
+  readonly accessReads: StampedCache<ProjectAccess | null>;
   /**
    * Runs `fn` in one transaction; inside an open transaction it joins it (no nesting). On SQLite
    * the transaction takes the write lock at once (BEGIN IMMEDIATE), so writers queue instead of

@@ -6,9 +6,9 @@ import { DiskByteStore } from './bytes/disk-byte-store.js';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Database } from './database.js';
-import { TokenCache } from './accounts/token-cache.js';
 import type { ProjectAccess } from './projects/projects-repository.js';
-import { UnchangedReads } from './unchanged-reads.js';
+import type { CachedToken } from './accounts/tokens-repository.js';
+import { StampedCache } from './stamped-cache.js';
 import { postgresDialect, sqliteDialect } from './dialects.js';
 import { migrateToLatest } from './migrations/migrate.js';
 import type { Repositories } from './repositories.js';
@@ -52,22 +52,22 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const clock = options.clock ?? systemClock;
   let bytes: DiskByteStore;
   let db: Kysely<Database>;
-  let tokenCache: TokenCache;
-  let accessReads: UnchangedReads<ProjectAccess | null>;
+  let tokenCache: StampedCache<CachedToken>;
+  let accessReads: StampedCache<ProjectAccess | null>;
   if (options.kind === 'sqlite') {
     await mkdir(options.dataDir, { recursive: true });
     bytes = new DiskByteStore(bytesDirOf(options.dataDir));
     const { dialect, changeStamp, writeStamp } = sqliteDialect(sqliteFileOf(options.dataDir));
     db = new Kysely<Database>({ dialect });
-    tokenCache = new TokenCache(changeStamp);
-    accessReads = new UnchangedReads(writeStamp);
+    tokenCache = new StampedCache(changeStamp);
+    accessReads = new StampedCache(writeStamp);
   } else {
     bytes = new DiskByteStore(options.bytesDir);
     db = new Kysely<Database>({
       dialect: postgresDialect(options.url, options.maxConnections).dialect,
     });
-    tokenCache = new TokenCache(undefined);
-    accessReads = new UnchangedReads(undefined);
+    tokenCache = new StampedCache(undefined);
+    accessReads = new StampedCache(undefined);
   }
   try {
     await bytes.init();
@@ -85,8 +85,8 @@ function makeScope(base: {
   db: Kysely<Database>;
   clock: Clock;
   bytes: ByteStore;
-  tokenCache: TokenCache;
-  accessReads: UnchangedReads<ProjectAccess | null>;
+  tokenCache: StampedCache<CachedToken>;
+  accessReads: StampedCache<ProjectAccess | null>;
 }): StoreScope {
   const transaction = <T>(fn: (tx: StoreScope) => Promise<T>): Promise<T> => {
     if (base.db.isTransaction) return fn(full);

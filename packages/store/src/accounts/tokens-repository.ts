@@ -3,7 +3,6 @@ import type { RepoScope } from '../scope.js';
 import { addSeconds, isoTime } from '../time.js';
 import type { Account } from './accounts-repository.js';
 import { toAccount } from './accounts-repository.js';
-import type { CachedToken } from './token-cache.js';
 
 /** `glly_` + 43 base64url characters (32 random bytes). */
 export const TOKEN_PATTERN = /^glly_[A-Za-z0-9_-]{43}$/;
@@ -14,6 +13,15 @@ export const MAX_TOKEN_DAYS = 90;
 const PREFIX_LENGTH = 13;
 /** last_used_at is written at most this often per token, so reads stay reads. */
 const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** A token that was found valid, as remembered between requests (the store's token cache). */
+export interface CachedToken {
+  account: Account;
+  tokenId: string;
+  expiresAtMs: number;
+  /** When last_used_at was last written, so that it is written at most once a minute. */
+  lastUsedAtMs: number;
+}
 
 export interface TokenRecord {
   id: string;
@@ -100,11 +108,11 @@ export class TokensRepository {
     const { db, clock, tokenCache } = this.#scope;
     const tokenHash = sha256Hex(token);
     const now = clock.now().getTime();
-    const { entry: cached, moment } = tokenCache.lookup(tokenHash);
+    const { value: cached, since } = tokenCache.lookup(tokenHash);
     const entry = cached ?? (await this.#read(tokenHash));
     if (typeof entry === 'string') return { ok: false, code: entry };
     if (entry.expiresAtMs <= now) return { ok: false, code: 'expired' };
-    if (!cached) tokenCache.remember(tokenHash, entry, moment);
+    if (!cached) tokenCache.remember(tokenHash, entry, since);
     if (now - entry.lastUsedAtMs >= LAST_USED_RESOLUTION_MS) {
       entry.lastUsedAtMs = now;
       await db

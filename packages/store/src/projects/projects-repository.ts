@@ -112,13 +112,13 @@ export class ProjectsRepository {
   /**
    * The project and the account's role in it, or null when absent or not a member. Every project
    * request starts here, so outside a transaction the answer is remembered until anything is
-   * written (see UnchangedReads); callers must not change it.
+   * written (see StampedCache); callers must not change it.
    */
   async access(projectId: string, accountNumber: number): Promise<ProjectAccess | null> {
     const reads = this.#scope.db.isTransaction ? undefined : this.#scope.accessReads;
     const key = `${projectId} ${accountNumber}`;
     const seen = reads?.lookup(key);
-    if (seen?.hit) return seen.value;
+    if (seen?.value !== undefined) return seen.value;
     // SQL text (portable): building this query with the builder costs more than running it.
     const { rows } = await sql<ProjectsTable & { role: string }>`
       select p.id, p.title, p.media_id, p.media_version, p.page_count, p.revision,
