@@ -17,6 +17,15 @@ type DraftAnswer = z.output<typeof v1.DraftAnswer>;
 type OperationAnswer = z.output<typeof v1.OperationAnswer>;
 type OperationRequest = z.output<typeof v1.OperationRequest>;
 
+/** What a save stores, and the draft that continues on it (see `DraftService.reopen`). */
+export interface Reopened {
+  /** The page text to store; `asWritten` when it is the base page's own text. */
+  saved: string;
+  asWritten: boolean;
+  draft: Draft | null;
+  token: string;
+}
+
 /**
  * A parsed draft in memory, current as of `token` and `base` (the draft record's `baseSequence`,
  * after which its events are the undo stack). Both must match the store's: a save in another
@@ -217,29 +226,34 @@ export class DraftService {
   }
 
   /**
-   * Before a save: the draft that will continue on the saved page, read back from its `saved`
-   * text, and its token. The token stays unless the text reads back as another tree (markup HTML cannot
-   * hold, such as a <div> inside a <p>, moves on reading): then `@n` read with the old token
-   * would name other elements, so the draft gets a new one (the old one answers 409).
+   * Before a save: the text to store and the draft that continues on it, with its token.
+   * - Edits that came to nothing (the base page reads as the very draft): the base text, as it
+   *   was written (byte-order mark, attribute quotes, omitted tags), and the same token.
+   * - Otherwise the draft's own text, read back. The token stays unless it reads back as another
+   *   tree (markup HTML cannot hold, such as a <div> inside a <p>, moves on reading): then `@n`
+   *   read with the old token would name other elements, so the draft gets a new one.
    */
-  reopen(row: DraftRecord, saved: string, edited: string): { draft: Draft | null; token: string } {
-    const opened = Draft.open(saved);
+  reopen(row: DraftRecord, base: string, edited: string): Reopened {
+    const reread = Draft.open(base);
+    if (reread.ok && reread.draft.html() === edited) {
+      return { saved: base, asWritten: true, draft: reread.draft, token: row.token };
+    }
+    const opened = Draft.open(edited);
     const same = opened.ok && opened.draft.html() === edited;
-    return { draft: opened.ok ? opened.draft : null, token: same ? row.token : newToken() };
-  }
-
-  /** Whether `text`, opened as a draft, writes back as `html`: the same tree. */
-  readsAs(text: string, html: string): boolean {
-    const opened = Draft.open(text);
-    return opened.ok && opened.draft.html() === html;
+    return {
+      saved: edited,
+      asWritten: false,
+      draft: opened.ok ? opened.draft : null,
+      token: same ? row.token : newToken(),
+    };
   }
 
   /** After a save: the draft `reopen` prepared, with its empty undo stack, is the live one. */
-  rebased(row: DraftRecord, html: string, reopened: { draft: Draft | null; token: string }): void {
+  rebased(row: DraftRecord, reopened: Reopened): void {
     if (reopened.draft) {
       // The store folded the events up to `sequence` into the new base (DraftsRepository.rebase).
       const live = { draft: reopened.draft, token: reopened.token, base: row.sequence };
-      this.#remember(row.id, live, html);
+      this.#remember(row.id, live, reopened.saved);
     } else {
       this.#cache.delete(row.id);
     }

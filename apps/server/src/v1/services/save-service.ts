@@ -79,14 +79,11 @@ export class SaveService {
     const { page, project } = access;
     const live = await this.#drafts.live(row);
     const edited = live.draft.html();
-    // A draft whose edits came to nothing saves the page as it was written, not as the draft
-    // writes it back (a byte-order mark, attribute quotes and omitted tags stay as they were).
     const baseBytes = await this.#files.file(row.baseSha256);
-    const baseText = new TextDecoder().decode(baseBytes);
-    const unchanged = this.#drafts.readsAs(baseText, edited);
-    const html = unchanged ? baseText : edited;
-    const bytes = unchanged ? baseBytes : new TextEncoder().encode(edited);
-    const reopened = this.#drafts.reopen(row, html, edited);
+    const reopened = this.#drafts.reopen(row, new TextDecoder().decode(baseBytes), edited);
+    const html = reopened.saved;
+    // Edits that came to nothing store the page byte for byte as it was written.
+    const bytes = reopened.asWritten ? baseBytes : new TextEncoder().encode(html);
     const savedAt = isoTime(this.#clock.now());
     let answer: Saved | undefined;
     // The commit id is looked up again under the project's lock, before the revision is
@@ -133,7 +130,7 @@ export class SaveService {
       },
     );
     if ('earlier' in outcome) return outcome.earlier as Saved;
-    this.#drafts.rebased(row, html, reopened);
+    this.#drafts.rebased(row, reopened);
     return answer!;
   }
 }
