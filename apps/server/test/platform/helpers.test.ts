@@ -66,7 +66,8 @@ beforeAll(async () => {
   const app = express();
   app.use((req, _res, next) => {
     req.id = 'test-request';
-    next();
+    // As the service's own authentication does, let the request's bytes come in before routing.
+    setImmediate(next);
   });
   app.use('/api/t', api.router);
   app.post('/upload', async (req, res) => {
@@ -275,6 +276,83 @@ describe('multipart cut short', () => {
     await rawUpload(500); // ends inside the file part, under the limit
     const after = await fetch(`${url}/upload`, { method: 'POST', body: form(10) });
     expect(after.status).toBe(200);
+  });
+});
+
+describe('JSON bodies, however their bytes arrive', () => {
+  type Arrival = 'with the head' | 'after a pause' | 'chunked';
+
+  /** POSTs `body` to the echo route over a raw socket; answers the status and parsed answer. */
+  async function post(
+    body: Uint8Array,
+    contentType: string,
+    arrival: Arrival,
+  ): Promise<{ status: number; answer: { code?: string; body?: unknown } }> {
+    const { hostname, port } = new URL(url);
+    const socket = connect(Number(port), hostname);
+    await once(socket, 'connect');
+    const length =
+      arrival === 'chunked' ? 'Transfer-Encoding: chunked' : `Content-Length: ${body.length}`;
+    const head = Buffer.from(
+      `POST /api/t/things/thg_1 HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n` +
+        `Content-Type: ${contentType}\r\n${length}\r\n\r\n`,
+    );
+    if (arrival === 'with the head') {
+      socket.write(Buffer.concat([head, body]));
+    } else if (arrival === 'after a pause') {
+      socket.write(head);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      socket.write(body);
+    } else {
+      socket.write(head);
+      for (const piece of [body.subarray(0, 3), body.subarray(3)].filter((p) => p.length > 0)) {
+        socket.write(`${piece.length.toString(16)}\r\n`);
+        socket.write(Buffer.concat([piece, Buffer.from('\r\n')]));
+      }
+      socket.write('0\r\n\r\n');
+    }
+    let text = '';
+    socket.setEncoding('utf8');
+    for await (const chunk of socket) text += String(chunk);
+    const [, status] = /^HTTP\/1\.1 (\d{3}) /.exec(text) ?? [];
+    return { status: Number(status), answer: JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) };
+  }
+
+  const encode = (text: string) => new TextEncoder().encode(text);
+  const bom = (bytes: Uint8Array) => new Uint8Array([0xef, 0xbb, 0xbf, ...bytes]);
+  const cases: Array<
+    [name: string, body: Uint8Array, type: string, status: number, code?: string]
+  > = [
+    ['plain JSON', encode('{"title":"Café"}'), 'application/json', 200],
+    ['a charset', encode('{"title":"Café"}'), 'application/json; charset=UTF-8', 200],
+    ['a byte-order mark', bom(encode('{"title":"Café"}')), 'application/json', 200],
+    ['only a byte-order mark', bom(new Uint8Array()), 'application/json', 422, 'validation_failed'],
+    ['malformed JSON', encode('{"title":'), 'application/json', 400, 'malformed_json'],
+    [
+      'bytes that are not UTF-8',
+      new Uint8Array([0x7b, 0xe9, 0x7d]),
+      'application/json',
+      400,
+      'malformed_json',
+    ],
+    ['a JSON scalar', encode('"Café"'), 'application/json', 422, 'validation_failed'],
+    [
+      'another charset',
+      encode('{"title":"T"}'),
+      'application/json; charset=latin1',
+      415,
+      'unsupported_media_type',
+    ],
+  ];
+
+  it('are read alike whole, in pieces, or after a pause', async () => {
+    for (const [name, body, type, status, code] of cases) {
+      for (const arrival of ['with the head', 'after a pause', 'chunked'] as const) {
+        const { status: got, answer } = await post(body, type, arrival);
+        expect([name, arrival, got, answer.code]).toEqual([name, arrival, status, code]);
+        if (status === 200) expect(answer.body).toEqual({ title: 'Café' });
+      }
+    }
   });
 });
 
