@@ -4,7 +4,8 @@ import type { Clock } from './clock.js';
 import type { Database } from './database.js';
 import type { ProjectAccess } from './projects/projects-repository.js';
 import type { CachedToken } from './accounts/tokens-repository.js';
-import type { StampedCache } from './stamped-cache.js';
+import type { EditingContext } from './projects/drafts-repository.js';
+import type { Stamp, StampedCache } from './stamped-cache.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -28,6 +29,14 @@ export interface RepoScope {
    * `data_version` and `total_changes()`: any write at all, by anyone, forgets it.
    */
   readonly accessReads: StampedCache<ProjectAccess | null>;
+  /**
+   * What a page-editing request decides on, by page, account and client, shared likewise and
+   * stamped like `accessReads`; a draft's own next event is absorbed (DraftsRepository.append),
+   * so a chain of operations reads it once.
+   */
+  readonly editingReads: StampedCache<EditingContext | null>;
+  /** The stamp of `accessReads` and `editingReads`, now (undefined without one: PostgreSQL). */
+  readonly writeStamp: () => Stamp | undefined;
   /**
    * Runs `fn` in one transaction; inside an open transaction it joins it (no nesting). On SQLite
    * the transaction takes the write lock at once (BEGIN IMMEDIATE), so writers queue instead of

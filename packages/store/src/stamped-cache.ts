@@ -1,6 +1,6 @@
 /**
  * Where the database stands, as numbers that move when it changes: SQLite's `data_version`
- * (another connection committed), with `total_changes()` (this connection wrote a row) for
+ * (another connection committed), with `total_changes()` (rows this connection wrote) for
  * reads that any write may affect. See dialects.ts.
  */
 export type Stamp = readonly number[];
@@ -50,6 +50,28 @@ export class StampedCache<V> {
     if (!sameStamp(now.stamp, since.stamp)) return;
     if (this.#entries.size >= MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!);
     this.#entries.set(key, value);
+  }
+
+  /**
+   * A write of `rows` rows that this process made on the one connection, between the write
+   * stamps (`[data_version, total_changes()]`) `before` and `after` read around it, and that
+   * `update` applies to what is remembered. When the stamp moved by that write alone and what is
+   * remembered was as of `before`, it stays, as of `after`. Otherwise nothing changes here: the
+   * next lookup forgets everything, as usual.
+   */
+  absorb(
+    write: { before: Stamp; after: Stamp; rows: number },
+    update?: (entries: Map<string, V>) => void,
+  ): void {
+    const { before, after, rows } = write;
+    const alone =
+      before.length === 2 &&
+      after.length === 2 &&
+      after[0] === before[0] &&
+      after[1] === before[1]! + rows;
+    if (!alone || !this.#seen || !sameStamp(this.#seen, before)) return;
+    update?.(this.#entries);
+    this.#seen = after;
   }
 
   forgetAll(): void {

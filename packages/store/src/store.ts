@@ -6,9 +6,11 @@ import { DiskByteStore } from './bytes/disk-byte-store.js';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Database } from './database.js';
+import type { EditingContext } from './projects/drafts-repository.js';
 import type { ProjectAccess } from './projects/projects-repository.js';
 import type { CachedToken } from './accounts/tokens-repository.js';
 import { StampedCache } from './stamped-cache.js';
+import type { Stamp } from './stamped-cache.js';
 import { postgresDialect, sqliteDialect } from './dialects.js';
 import { migrateToLatest } from './migrations/migrate.js';
 import type { Repositories } from './repositories.js';
@@ -54,20 +56,26 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   let db: Kysely<Database>;
   let tokenCache: StampedCache<CachedToken>;
   let accessReads: StampedCache<ProjectAccess | null>;
+  let editingReads: StampedCache<EditingContext | null>;
+  let writeStamp: () => Stamp | undefined;
   if (options.kind === 'sqlite') {
     await mkdir(options.dataDir, { recursive: true });
     bytes = new DiskByteStore(bytesDirOf(options.dataDir));
-    const { dialect, changeStamp, writeStamp } = sqliteDialect(sqliteFileOf(options.dataDir));
-    db = new Kysely<Database>({ dialect });
-    tokenCache = new StampedCache(changeStamp);
+    const sqlite = sqliteDialect(sqliteFileOf(options.dataDir));
+    db = new Kysely<Database>({ dialect: sqlite.dialect });
+    writeStamp = sqlite.writeStamp;
+    tokenCache = new StampedCache(sqlite.changeStamp);
     accessReads = new StampedCache(writeStamp);
+    editingReads = new StampedCache(writeStamp);
   } else {
     bytes = new DiskByteStore(options.bytesDir);
     db = new Kysely<Database>({
       dialect: postgresDialect(options.url, options.maxConnections).dialect,
     });
+    writeStamp = () => undefined;
     tokenCache = new StampedCache(undefined);
     accessReads = new StampedCache(undefined);
+    editingReads = new StampedCache(undefined);
   }
   try {
     await bytes.init();
@@ -76,7 +84,16 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     await db.destroy();
     throw error;
   }
-  const scope = makeScope({ kind: options.kind, db, clock, bytes, tokenCache, accessReads });
+  const scope = makeScope({
+    kind: options.kind,
+    db,
+    clock,
+    bytes,
+    tokenCache,
+    accessReads,
+    editingReads,
+    writeStamp,
+  });
   return Object.assign(scope, { options, close: () => db.destroy() });
 }
 
@@ -87,6 +104,8 @@ function makeScope(base: {
   bytes: ByteStore;
   tokenCache: StampedCache<CachedToken>;
   accessReads: StampedCache<ProjectAccess | null>;
+  editingReads: StampedCache<EditingContext | null>;
+  writeStamp: () => Stamp | undefined;
 }): StoreScope {
   const transaction = <T>(fn: (tx: StoreScope) => Promise<T>): Promise<T> => {
     if (base.db.isTransaction) return fn(full);

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { openStore } from '@galley/store';
-import type { Store } from '@galley/store';
+import type { DraftRecord, Store } from '@galley/store';
 import { describeStores } from './stores.js';
 import { folderState, person, sha } from './projects-fixtures.js';
 
@@ -101,28 +101,25 @@ describeStores('drafts', (t) => {
     expect(await store.drafts.find(pageId, { ...holder, client: 'other' })).toBeNull();
 
     const op = (n: number) => ({ kind: 'remove', target: `#x${n}` });
-    const append = (seq: number, token: string, n: number) =>
-      store.drafts.append({
-        draftId: a.id,
-        seq,
+    const append = (on: DraftRecord, token: string, n: number) =>
+      store.drafts.append(on, {
         kind: 'operation',
         token,
         operation: op(n),
         fingerprint: `f${n}`,
         answer: { n },
       });
-    expect(await append(1, 't1', 1)).toBe(true);
+    expect(await append(a, 't1', 1)).toBe(true);
     // Two requests decided on the same newest event: one appends, the other is refused.
-    const racing = await Promise.all([append(2, 't2a', 2), append(2, 't2b', 2)]);
+    const first = (await store.drafts.find(pageId, holder))!;
+    const racing = await Promise.all([append(first, 't2a', 2), append(first, 't2b', 2)]);
     expect(racing.filter(Boolean)).toHaveLength(1);
     const now = (await store.drafts.find(pageId, holder))!;
     expect(['t2a', 't2b']).toContain(now.token);
     expect(now).toMatchObject({ sequence: 2, lastFingerprint: 'f2', lastAnswer: { n: 2 } });
 
     // Undo and redo are events too; an operation after an undo drops what was redoable.
-    expect(await store.drafts.append({ draftId: a.id, seq: 3, kind: 'undo', token: 't3' })).toBe(
-      true,
-    );
+    expect(await store.drafts.append(now, { kind: 'undo', token: 't3' })).toBe(true);
     const afterUndo = (await store.drafts.find(pageId, holder))!;
     expect(afterUndo).toMatchObject({
       token: 't3',
@@ -134,7 +131,7 @@ describeStores('drafts', (t) => {
     // A record read before newer events were appended (by another process) reads the log as
     // of its own token, never with the events after it.
     expect(await store.drafts.log(now)).toEqual({ operations: [op(1), op(2)], applied: 2 });
-    expect(await append(4, 't4', 4)).toBe(true);
+    expect(await append(afterUndo, 't4', 4)).toBe(true);
     const afterOp = (await store.drafts.find(pageId, holder))!;
     expect(await store.drafts.log(afterOp)).toEqual({ operations: [op(1), op(4)], applied: 2 });
     expect(await store.drafts.log(afterUndo)).toEqual({ operations: [op(1), op(2)], applied: 1 });
@@ -165,12 +162,85 @@ describeStores('drafts', (t) => {
     expect(rebased).toMatchObject({ token: 't4', sequence: 4, baseSequence: 4, baseRevision: 2 });
     expect(await store.drafts.log(rebased)).toEqual({ operations: [], applied: 0 });
     // A writer still deciding on an older event cannot slip under the new base.
-    expect(await append(4, 'late', 9)).toBe(false);
-    expect(await append(5, 't5', 5)).toBe(true);
+    expect(await append(afterUndo, 'late', 9)).toBe(false);
+    expect(await append(rebased, 't5', 5)).toBe(true);
     const continued = (await store.drafts.find(pageId, holder))!;
     expect(await store.drafts.log(continued)).toEqual({ operations: [op(5)], applied: 1 });
     expect(await store.drafts.discard(a.id)).toBe(true);
     expect(await store.drafts.find(pageId, holder)).toBeNull();
+  });
+
+  it('remembers an editing read, moves it with its own draft, forgets it on any other change', async () => {
+    const { store, options } = await t.fresh();
+    const { id, pageId, ada, bob } = await project(store);
+    await store.projectMembers.put(id, bob.accountNumber, 'editor');
+    const holder = { accountNumber: ada.accountNumber, client: 'cli' };
+    const read = () => store.drafts.editing(pageId, ada.accountNumber, 'cli');
+    const draft = await store.drafts.open({
+      pageId,
+      projectId: id,
+      holder,
+      baseRevision: 1,
+      baseSha256: sha('i'),
+      token: 't0',
+    });
+    expect((await read())?.draft).toEqual(draft);
+    // The draft's own events: each read answers as the store has it, the answer included.
+    let row = draft;
+    for (const n of [1, 2, 3]) {
+      const event = {
+        kind: 'operation' as const,
+        token: `t${n}`,
+        fingerprint: `f${n}`,
+        answer: { n },
+      };
+      expect(await store.drafts.append(row, event)).toBe(true);
+      row = (await store.drafts.find(pageId, holder))!;
+      expect(row).toMatchObject({ token: `t${n}`, sequence: n, lastAnswer: { n } });
+      expect((await read())?.draft).toEqual(row);
+    }
+    // An event of another draft of the page leaves this one as it is.
+    const other = await store.drafts.open({
+      pageId,
+      projectId: id,
+      holder: { accountNumber: bob.accountNumber, client: 'cli' },
+      baseRevision: 1,
+      baseSha256: sha('i'),
+      token: 'b0',
+    });
+    await read();
+    expect(await store.drafts.append(other, { kind: 'operation', token: 'b1' })).toBe(true);
+    expect((await read())?.draft).toEqual(row);
+    // Any other change is seen at once: the lock, the role, another process's event.
+    expect((await read())?.lock).toBeNull();
+    await store.projectLocks.acquire({
+      projectId: id,
+      holder,
+      kind: 'agent',
+      label: 'l',
+      ttlSeconds: 60,
+    });
+    expect((await read())?.lock).toMatchObject({ client: 'cli' });
+    expect((await store.drafts.editing(pageId, bob.accountNumber, null))?.access.role).toBe(
+      'editor',
+    );
+    await store.projectMembers.put(id, bob.accountNumber, 'viewer');
+    expect((await store.drafts.editing(pageId, bob.accountNumber, null))?.access.role).toBe(
+      'viewer',
+    );
+    const elsewhere = await openStore(options);
+    try {
+      const event = { kind: 'undo' as const, token: 'elsewhere' };
+      expect(await elsewhere.drafts.append(row, event)).toBe(true);
+    } finally {
+      await elsewhere.close();
+    }
+    expect((await read())?.draft).toMatchObject({
+      token: 'elsewhere',
+      sequence: 4,
+      lastAnswer: null,
+    });
+    expect((await read())?.draft).toEqual(await store.drafts.find(pageId, holder));
   });
 
   it('appends without leaving the connection in relaxed durability', async () => {
@@ -186,15 +256,7 @@ describeStores('drafts', (t) => {
       token: 'a',
     });
     const operation = { kind: 'remove', target: '#x' };
-    expect(
-      await store.drafts.append({
-        draftId: d.id,
-        seq: 1,
-        kind: 'operation',
-        token: 'b',
-        operation,
-      }),
-    ).toBe(true);
+    expect(await store.drafts.append(d, { kind: 'operation', token: 'b', operation })).toBe(true);
     if (t.kind === 'sqlite') {
       const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(store.db);
       expect(rows[0]?.synchronous).toBe(2);

@@ -19,6 +19,6 @@ export type LockRecord = Result<Repo['projectLocks']['active']>;
 export type LockHolder = Parameters<Repo['projectLocks']['release']>[1];
 export type LockKind = LockRecord['kind'];
 export type DraftRecord = Result<Repo['drafts']['find']>;
-export type DraftEvent = Parameters<Repo['drafts']['append']>[0];
+export type DraftEvent = Parameters<Repo['drafts']['append']>[1];
 export type MemberRecord = Result<Repo['projectMembers']['list']>[number];
 export type ConfirmationRecord = Result<Repo['confirmations']['latest']>;

@@ -101,9 +101,7 @@ describe('drafts without room in memory', () => {
     const holder = { accountNumber: account.accountNumber, client: 'unusable' };
     await cramped.open(access, holder, null);
     const row = (await store.drafts.find(pageId, holder))!;
-    await store.drafts.append({
-      draftId: row.id,
-      seq: row.sequence + 1,
+    await store.drafts.append(row, {
       kind: 'operation',
       token: 'dt_logged_elsewhere',
       operation: { kind: 'remove', target: '#no-such-element' },

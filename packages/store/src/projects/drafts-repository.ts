@@ -38,10 +38,8 @@ export interface EditingContext {
   draft: DraftRecord | null;
 }
 
-/** The next event of a draft: numbered `sequence + 1` of the draft record it was decided on. */
+/** The next event of a draft (numbered `sequence + 1` of the draft record it was decided on). */
 export interface DraftEvent {
-  draftId: string;
-  seq: number;
   kind: EventKind;
   token: string;
   operation?: unknown;
@@ -107,15 +105,35 @@ export class DraftsRepository {
   /**
    * One read for a page-editing request: the page with its project and the account's role, the
    * lock in force, and the draft of (page, account, client) with its newest event. Null when the
-   * page is absent or the account is not a member. Written as SQL text (portable): on the path
-   * of every operation, building it with the builder costs about ten times as much as running it.
+   * page is absent or the account is not a member. Remembered until the database changes (see
+   * `RepoScope.editingReads`); whether the lock is still in force is judged on every call.
    */
   async editing(
     pageId: string,
     accountNumber: number,
     client: string | null,
   ): Promise<EditingContext | null> {
+    const reads = this.#scope.db.isTransaction ? undefined : this.#scope.editingReads;
+    const key = editingKey({ pageId, accountNumber, client });
+    const seen = reads?.lookup(key);
+    let context = seen?.value;
+    if (context === undefined) {
+      context = await this.#readEditing(pageId, accountNumber, client);
+      reads?.remember(key, context, seen?.since);
+    }
     const now = isoTime(this.#scope.clock.now());
+    return context?.lock && context.lock.expiresAt <= now ? { ...context, lock: null } : context;
+  }
+
+  /**
+   * The read behind `editing`, with the project's lock whatever its expiry. Written as SQL text
+   * (portable): building it with the builder costs about ten times as much as running it.
+   */
+  async #readEditing(
+    pageId: string,
+    accountNumber: number,
+    client: string | null,
+  ): Promise<EditingContext | null> {
     const { rows } = await sql<EditingRow>`
       select pg.file, p.id, p.title, p.media_id, p.media_version, p.page_count, p.revision,
         p.created_at, p.updated_at, m.role,
@@ -125,7 +143,7 @@ export class DraftsRepository {
       from project_pages pg
       join projects p on p.id = pg.project_id
       join project_members m on m.project_id = p.id and m.account_number = ${accountNumber}
-      left join project_locks l on l.project_id = p.id and l.expires_at > ${now}
+      left join project_locks l on l.project_id = p.id
       left join accounts a on a.account_number = l.account_number
       left join drafts d on d.page_id = pg.id and d.account_number = ${accountNumber}
         and d.client = ${client ?? ''}
@@ -194,17 +212,39 @@ export class DraftsRepository {
   }
 
   /**
-   * Appends the draft's next event; false when that number is taken (the token moved meanwhile).
-   * One statement, atomic alone; not flushed to disk before it returns (see relaxed.ts).
+   * Appends the next event of `draft` (as read); false when that number is taken (the token
+   * moved meanwhile). One statement, atomic alone; not flushed to disk before it returns (see
+   * relaxed.ts). The remembered editing read of the draft moves on with it.
    */
-  async append(event: DraftEvent): Promise<boolean> {
+  async append(draft: DraftRecord, event: DraftEvent): Promise<boolean> {
+    const seq = draft.sequence + 1;
+    const answer = event.answer === undefined ? null : JSON.stringify(event.answer);
+    const fingerprint = event.fingerprint ?? null;
+    const moved = (entries: Map<string, EditingContext | null>) => {
+      const key = editingKey(draft);
+      const context = entries.get(key);
+      if (context?.draft?.id !== draft.id || context.draft.sequence !== draft.sequence) {
+        entries.delete(key);
+        return;
+      }
+      const lastAnswer = answer === null ? null : (JSON.parse(answer) as unknown);
+      const next = { ...context.draft, token: event.token, sequence: seq };
+      entries.set(key, { ...context, draft: { ...next, lastFingerprint: fingerprint, lastAnswer } });
+    };
     try {
-      await relaxedWrite(this.#scope, (db) =>
-        sql`insert into draft_events (draft_id, seq, kind, operation, token, fingerprint, answer)
-          values (${event.draftId}, ${event.seq}, ${event.kind},
+      await relaxedWrite(
+        this.#scope,
+        (db) =>
+          sql`insert into draft_events (draft_id, seq, kind, operation, token, fingerprint, answer)
+          values (${draft.id}, ${seq}, ${event.kind},
             ${event.operation === undefined ? null : JSON.stringify(event.operation)},
-            ${event.token}, ${event.fingerprint ?? null},
-            ${event.answer === undefined ? null : JSON.stringify(event.answer)})`.execute(db),
+            ${event.token}, ${fingerprint}, ${answer})`.execute(db),
+        ({ before, after }) => {
+          const write = { before, after, rows: 1 };
+          // A draft's event changes no project access; of editing reads, only the draft's own.
+          this.#scope.accessReads.absorb(write);
+          this.#scope.editingReads.absorb(write, moved);
+        },
       );
       return true;
     } catch (error) {
@@ -260,6 +300,11 @@ export class DraftsRepository {
       .executeTakeFirst();
     return result.numDeletedRows > 0n;
   }
+}
+
+/** The key of an editing read: page, account and client (none: a read with no draft). */
+function editingKey(of: { pageId: string; accountNumber: number; client: string | null }): string {
+  return `${of.pageId} ${of.accountNumber} ${of.client === null ? '-' : `+${of.client}`}`;
 }
 
 function toDraft(row: DraftColumns, pageId: string, holder: LockHolder): DraftRecord | null {

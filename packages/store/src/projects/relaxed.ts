@@ -2,6 +2,7 @@ import { CompiledQuery, sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
 import type { RepoScope } from '../scope.js';
+import type { Stamp } from '../stamped-cache.js';
 
 const RELAX = CompiledQuery.raw('pragma synchronous = normal');
 const READ_SETTING = CompiledQuery.raw('pragma synchronous');
@@ -16,10 +17,14 @@ const READ_SETTING = CompiledQuery.raw('pragma synchronous');
  * `synchronous = NORMAL` around it on the one connection held throughout, then the previous
  * setting back. PostgreSQL: `synchronous_commit = off` (LOCAL) in a transaction of its own.
  * Inside an open transaction it simply joins it.
+ *
+ * `written` gets the SQLite write stamps read just before and after the statement, with the
+ * connection held throughout, so a cache can tell this write from any other (StampedCache.absorb).
  */
 export async function relaxedWrite<T>(
   scope: RepoScope,
   write: (db: Kysely<Database>) => Promise<T>,
+  written?: (stamps: { before: Stamp; after: Stamp }) => void,
 ): Promise<T> {
   if (scope.db.isTransaction) return write(scope.db);
   if (scope.kind === 'postgres') {
@@ -32,7 +37,11 @@ export async function relaxedWrite<T>(
     const restore = await restoreOf(scope.db, db);
     await db.executeQuery(RELAX);
     try {
-      return await write(db);
+      const before = scope.writeStamp();
+      const value = await write(db);
+      const after = scope.writeStamp();
+      if (before && after) written?.({ before, after });
+      return value;
     } finally {
       await db.executeQuery(restore);
     }

@@ -285,15 +285,11 @@ export class DraftService {
   async #append(
     row: DraftRecord,
     live: LiveDraft,
-    event: Omit<DraftEvent, 'draftId' | 'seq'>,
+    event: DraftEvent,
   ): Promise<boolean> {
     let written = false;
     try {
-      written = await this.#store.drafts.append({
-        ...event,
-        draftId: row.id,
-        seq: row.sequence + 1,
-      });
+      written = await this.#store.drafts.append(row, event);
     } finally {
       if (!written) this.#cache.delete(row.id);
     }
