@@ -229,7 +229,10 @@ export class DraftsRepository {
       }
       const lastAnswer = answer === null ? null : (JSON.parse(answer) as unknown);
       const next = { ...context.draft, token: event.token, sequence: seq };
-      entries.set(key, { ...context, draft: { ...next, lastFingerprint: fingerprint, lastAnswer } });
+      entries.set(key, {
+        ...context,
+        draft: { ...next, lastFingerprint: fingerprint, lastAnswer },
+      });
     };
     try {
       await relaxedWrite(

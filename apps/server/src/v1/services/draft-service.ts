@@ -282,11 +282,7 @@ export class DraftService {
    * another request took the event's number first: memory, which has applied a change the store
    * does not have, is dropped, so the draft is read again at the winner's token.
    */
-  async #append(
-    row: DraftRecord,
-    live: LiveDraft,
-    event: DraftEvent,
-  ): Promise<boolean> {
+  async #append(row: DraftRecord, live: LiveDraft, event: DraftEvent): Promise<boolean> {
     let written = false;
     try {
       written = await this.#store.drafts.append(row, event);
