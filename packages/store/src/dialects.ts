@@ -34,29 +34,48 @@ class ImmediateSqliteDialect extends SqliteDialect {
  * The SQLite dialect; `changeStamp`: the connection's `data_version`, which changes whenever
  * another connection (the CLI, a second server) commits; `writeStamp`: that and the rows this
  * connection has written (`total_changes()`). Both undefined until the connection opens.
+ * `relaxCommits(true)` lets the connection's commits skip the flush to disk (`synchronous =
+ * NORMAL`), `relaxCommits(false)` puts back FULL; only with the connection held (relaxed.ts).
+ * These run on the connection directly: they read or set where it stands, not data, and through
+ * the query builder each cost more than the statement they run.
  */
 export function sqliteDialect(file: string): {
   dialect: Dialect;
   changeStamp: () => Stamp | undefined;
   writeStamp: () => Stamp | undefined;
+  relaxCommits: (relaxed: boolean) => void;
 } {
-  let dataVersion: SqliteDatabase.Statement | undefined;
-  let totalChanges: SqliteDatabase.Statement | undefined;
+  let handle: ConnectionStatements | undefined;
   const dialect = new ImmediateSqliteDialect(() => {
     const db = new SqliteDatabase(file);
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
-    dataVersion = db.prepare('pragma data_version').pluck();
-    totalChanges = db.prepare('select total_changes()').pluck();
+    handle = {
+      dataVersion: db.prepare('pragma data_version').pluck(),
+      totalChanges: db.prepare('select total_changes()').pluck(),
+      relaxed: db.prepare('pragma synchronous = NORMAL'),
+      full: db.prepare('pragma synchronous = FULL'),
+    };
     cachePreparedStatements(db);
     return Promise.resolve(db);
   });
-  const changeStamp = (): Stamp | undefined => dataVersion && [dataVersion.get() as number];
+  const changeStamp = (): Stamp | undefined => handle && [handle.dataVersion.get() as number];
   const writeStamp = (): Stamp | undefined =>
-    dataVersion && totalChanges && [dataVersion.get() as number, totalChanges.get() as number];
-  return { dialect, changeStamp, writeStamp };
+    handle && [handle.dataVersion.get() as number, handle.totalChanges.get() as number];
+  const relaxCommits = (relaxed: boolean): void => {
+    if (!handle) throw new Error('The SQLite connection is not open.');
+    (relaxed ? handle.relaxed : handle.full).run();
+  };
+  return { dialect, changeStamp, writeStamp, relaxCommits };
+}
+
+interface ConnectionStatements {
+  dataVersion: SqliteDatabase.Statement;
+  totalChanges: SqliteDatabase.Statement;
+  relaxed: SqliteDatabase.Statement;
+  full: SqliteDatabase.Statement;
 }
 
 const STATEMENT_CACHE_SIZE = 1000;

@@ -37,6 +37,8 @@ export interface RepoScope {
   readonly editingReads: StampedCache<EditingContext | null>;
   /** The stamp of `accessReads` and `editingReads`, now (undefined without one: PostgreSQL). */
   readonly writeStamp: () => Stamp | undefined;
+  /** SQLite: lets the one connection's commits skip the flush to disk, or not (relaxed.ts). */
+  readonly relaxCommits: ((relaxed: boolean) => void) | undefined;
   /**
    * Runs `fn` in one transaction; inside an open transaction it joins it (no nesting). On SQLite
    * the transaction takes the write lock at once (BEGIN IMMEDIATE), so writers queue instead of

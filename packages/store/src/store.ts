@@ -58,12 +58,14 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   let accessReads: StampedCache<ProjectAccess | null>;
   let editingReads: StampedCache<EditingContext | null>;
   let writeStamp: () => Stamp | undefined;
+  let relaxCommits: ((relaxed: boolean) => void) | undefined;
   if (options.kind === 'sqlite') {
     await mkdir(options.dataDir, { recursive: true });
     bytes = new DiskByteStore(bytesDirOf(options.dataDir));
     const sqlite = sqliteDialect(sqliteFileOf(options.dataDir));
     db = new Kysely<Database>({ dialect: sqlite.dialect });
     writeStamp = sqlite.writeStamp;
+    relaxCommits = sqlite.relaxCommits;
     tokenCache = new StampedCache(sqlite.changeStamp);
     accessReads = new StampedCache(writeStamp);
     editingReads = new StampedCache(writeStamp);
@@ -93,6 +95,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     accessReads,
     editingReads,
     writeStamp,
+    relaxCommits,
   });
   return Object.assign(scope, { options, close: () => db.destroy() });
 }
@@ -106,6 +109,7 @@ function makeScope(base: {
   accessReads: StampedCache<ProjectAccess | null>;
   editingReads: StampedCache<EditingContext | null>;
   writeStamp: () => Stamp | undefined;
+  relaxCommits: ((relaxed: boolean) => void) | undefined;
 }): StoreScope {
   const transaction = <T>(fn: (tx: StoreScope) => Promise<T>): Promise<T> => {
     if (base.db.isTransaction) return fn(full);

@@ -1,11 +1,8 @@
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
 import type { RepoScope } from '../scope.js';
 import type { Stamp } from '../stamped-cache.js';
-
-const RELAX = CompiledQuery.raw('pragma synchronous = normal');
-const READ_SETTING = CompiledQuery.raw('pragma synchronous');
 
 /**
  * One write statement that is atomic but not flushed to disk before it returns: for writes that
@@ -14,8 +11,9 @@ const READ_SETTING = CompiledQuery.raw('pragma synchronous');
  * drop the last of these commits, and it then drops them whole, never half.
  *
  * SQLite: the statement commits alone (atomic by itself, so no BEGIN/COMMIT round trips), with
- * `synchronous = NORMAL` around it on the one connection held throughout, then the previous
- * setting back. PostgreSQL: `synchronous_commit = off` (LOCAL) in a transaction of its own.
+ * `synchronous = NORMAL` around it on the one connection held throughout, then FULL again
+ * (see `RepoScope.relaxCommits`). PostgreSQL: `synchronous_commit = off` (LOCAL) in a
+ * transaction of its own.
  * Inside an open transaction it simply joins it.
  *
  * `written` gets the SQLite write stamps read just before and after the statement, with the
@@ -27,15 +25,15 @@ export async function relaxedWrite<T>(
   written?: (stamps: { before: Stamp; after: Stamp }) => void,
 ): Promise<T> {
   if (scope.db.isTransaction) return write(scope.db);
-  if (scope.kind === 'postgres') {
+  const { relaxCommits } = scope;
+  if (relaxCommits === undefined) {
     return scope.transaction(async (tx) => {
       await sql`set local synchronous_commit to off`.execute(tx.db);
       return write(tx.db);
     });
   }
   return scope.db.connection().execute(async (db) => {
-    const restore = await restoreOf(scope.db, db);
-    await db.executeQuery(RELAX);
+    relaxCommits(true);
     try {
       const before = scope.writeStamp();
       const value = await write(db);
@@ -43,22 +41,7 @@ export async function relaxedWrite<T>(
       if (before && after) written?.({ before, after });
       return value;
     } finally {
-      await db.executeQuery(restore);
+      relaxCommits(false);
     }
   });
-}
-
-/** The statement that puts back the connection's own setting, read once per store. */
-const restores = new WeakMap<Kysely<Database>, CompiledQuery>();
-async function restoreOf(
-  store: Kysely<Database>,
-  connection: Kysely<Database>,
-): Promise<CompiledQuery> {
-  let restore = restores.get(store);
-  if (!restore) {
-    const { rows } = await connection.executeQuery<{ synchronous: number }>(READ_SETTING);
-    restore = CompiledQuery.raw(`pragma synchronous = ${Number(rows[0]?.synchronous ?? 2)}`);
-    restores.set(store, restore);
-  }
-  return restore;
 }
