@@ -53,23 +53,21 @@ export class StampedCache<V> {
   }
 
   /**
-   * A write of `rows` rows that this process made on the one connection, between the write
-   * stamps (`[data_version, total_changes()]`) `before` and `after` read around it, and that
-   * `update` applies to what is remembered. When the stamp moved by that write alone and what is
-   * remembered was as of `before`, it stays, as of `after`. Otherwise nothing changes here: the
+   * A write of `rows` rows that this process just made on the one connection, `after` being the
+   * write stamp (`[data_version, total_changes()]`) read right after it, and that `update`
+   * applies to what is remembered. When the stamp moved by that write alone since what is
+   * remembered was last confirmed, it stays, as of `after`. Otherwise nothing changes here: the
    * next lookup forgets everything, as usual.
    */
-  absorb(
-    write: { before: Stamp; after: Stamp; rows: number },
-    update?: (entries: Map<string, V>) => void,
-  ): void {
-    const { before, after, rows } = write;
+  absorb(write: { after: Stamp; rows: number }, update?: (entries: Map<string, V>) => void): void {
+    const { after, rows } = write;
+    const seen = this.#seen;
     const alone =
-      before.length === 2 &&
+      seen?.length === 2 &&
       after.length === 2 &&
-      after[0] === before[0] &&
-      after[1] === before[1]! + rows;
-    if (!alone || !this.#seen || !sameStamp(this.#seen, before)) return;
+      after[0] === seen[0] &&
+      after[1] === seen[1]! + rows;
+    if (!alone) return;
     update?.(this.#entries);
     this.#seen = after;
   }

@@ -16,13 +16,13 @@ import type { Stamp } from '../stamped-cache.js';
  * transaction of its own.
  * Inside an open transaction it simply joins it.
  *
- * `written` gets the SQLite write stamps read just before and after the statement, with the
- * connection held throughout, so a cache can tell this write from any other (StampedCache.absorb).
+ * `written` gets the SQLite write stamp read just after the statement, with the connection still
+ * held, so a cache can tell this write from any other (StampedCache.absorb).
  */
 export async function relaxedWrite<T>(
   scope: RepoScope,
   write: (db: Kysely<Database>) => Promise<T>,
-  written?: (stamps: { before: Stamp; after: Stamp }) => void,
+  written?: (after: Stamp) => void,
 ): Promise<T> {
   if (scope.db.isTransaction) return write(scope.db);
   const { relaxCommits } = scope;
@@ -35,10 +35,9 @@ export async function relaxedWrite<T>(
   return scope.db.connection().execute(async (db) => {
     relaxCommits(true);
     try {
-      const before = scope.writeStamp();
       const value = await write(db);
       const after = scope.writeStamp();
-      if (before && after) written?.({ before, after });
+      if (after) written?.(after);
       return value;
     } finally {
       relaxCommits(false);
