@@ -135,3 +135,25 @@ it('refuses confirmations by viewers, and writes without the CSRF token', async 
   });
   expect(noCsrf.status).toBe(401);
 });
+
+it('refuses a confirmation while another client holds the lock, and needs no lock of its own', async () => {
+  const { id } = await createProject(s, s.token);
+  const person = await screen('ada@example.org', s.password);
+  const agent = caller(s, s.token, 'agent-1');
+  await agent('PUT', `/projects/${id}/lock`, { json: { kind: 'agent', label: 'fixing links' } });
+  const held = await person<ProblemBody & { lock?: unknown }>(
+    'POST',
+    `/projects/${id}/confirmations`,
+    {},
+  );
+  expect([held.status, held.body.code]).toEqual([423, 'lock_held']);
+  expect(held.body.lock).toMatchObject({ kind: 'agent', label: 'fixing links' });
+  const list = await agent<ConfirmationsBody>('GET', `/projects/${id}/confirmations`);
+  expect(list.body.confirmations).toEqual([]);
+  // The screen's own lock (the same X-Editor-Client) is no obstacle, and none is needed.
+  await agent('DELETE', `/projects/${id}/lock`);
+  await person('PUT', `/projects/${id}/lock`, { kind: 'screen', label: 'editing' });
+  expect((await person('POST', `/projects/${id}/confirmations`, {})).status).toBe(201);
+  await person('DELETE', `/projects/${id}/lock`);
+  expect((await person('POST', `/projects/${id}/confirmations`, {})).status).toBe(201);
+});

@@ -229,6 +229,14 @@ describe('the editing flow', () => {
     });
     expect((await ada('DELETE', `/pages/${about}/draft`)).status).toBe(204);
     expect((await ada('DELETE', `/pages/${about}/draft`)).status).toBe(204);
+    // Discarding is page editing: it needs the caller's own lock (decisions §3, Lock).
+    const other = caller(s, s.token, 'no-lock');
+    const refused = await other('DELETE', `/pages/${about}/draft`);
+    expect([refused.status, refused.body.code]).toEqual([423, 'lock_held']);
+    await ada('DELETE', `/projects/${id}/lock`);
+    const unlocked = await other('DELETE', `/pages/${about}/draft`);
+    expect([unlocked.status, unlocked.body.code]).toEqual([409, 'lock_required']);
+    await ada('PUT', `/projects/${id}/lock`, { json: lockBody });
     const fresh = await ada<DraftBody>('GET', `/pages/${about}/draft`);
     expect(fresh.body.draft_token).not.toBe(first.body.draft_token);
     expect(fresh.body.html).toContain('id="about"');

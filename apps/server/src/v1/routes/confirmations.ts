@@ -1,6 +1,6 @@
 import { PageQuery, v1 } from '@galley/core';
 import type { ApiRouter } from '../../openapi/api-router.js';
-import { holderOf, projectFor } from '../access.js';
+import { holderOf, projectFor, refuseForeignLock } from '../access.js';
 import type { V1Context } from '../context.js';
 import { confirmationBody } from '../present.js';
 import { v1Problem } from '../problems.js';
@@ -102,6 +102,7 @@ export function confirmationRoutes(api: ApiRouter, ctx: V1Context): void {
           schema: v1.Confirmation,
           headers: { Location: { description: 'URL of the confirmation' } },
         },
+        423: { description: '`lock_held`: another client holds the lock (none is needed)' },
       }),
     },
     async ({ req, res, params }) => {
@@ -112,6 +113,8 @@ export function confirmationRoutes(api: ApiRouter, ctx: V1Context): void {
           'Confirming is a person’s action on the editing screen; an API token cannot confirm.',
         );
       }
+      // Like every write, refused while another client holds the lock; it needs none of its own.
+      await refuseForeignLock(ctx, req, access);
       holderOf(req, access.auth);
       const { note } = await parseOptionalBody(req, res, v1.Confirm, ctx.jsonLimitBytes);
       const confirmed = await ctx.changes.confirm(params.id, access.auth.account, note ?? null);

@@ -50,10 +50,14 @@ export function draftRoutes(api: ApiRouter, ctx: V1Context, saves: SaveService):
       tags,
       editorClient: true,
       params: PageParams,
-      responses: writeResponses({ 204: { description: 'Discarded (or there was none)' } }),
+      responses: writeResponses({
+        204: { description: 'Discarded (or there was none)' },
+        409: { description: '`lock_required`' },
+      }),
     },
     async ({ req, res, params }) => {
-      const { access, holder, draft } = await editing(req, params.page);
+      const { access, lock, holder, draft } = await editing(req, params.page);
+      requireOwnLock(lock, holder);
       await ctx.drafts.exclusive(access, holder, () => ctx.drafts.discard(access, holder, draft));
       res.status(204).end();
     },
