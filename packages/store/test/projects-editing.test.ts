@@ -17,6 +17,13 @@ async function project(store: Store) {
   return { id, pageId, ada, bob };
 }
 
+/** Opens the draft of `at` on revision 1 with the first token `token`. */
+const openDraft = (
+  store: Store,
+  at: { pageId: string; projectId: string; holder: { accountNumber: number; client: string } },
+  token: string,
+) => store.drafts.open({ ...at, baseRevision: 1, baseSha256: sha('i'), token });
+
 describeStores('project locks', (t) => {
   const lock = (store: Store, projectId: string, accountNumber: number, client: string) =>
     store.projectLocks.acquire({
@@ -86,15 +93,7 @@ describeStores('drafts', (t) => {
     const { store } = await t.fresh();
     const { id, pageId, ada } = await project(store);
     const holder = { accountNumber: ada.accountNumber, client: 'cli' };
-    const open = () =>
-      store.drafts.open({
-        pageId,
-        projectId: id,
-        holder,
-        baseRevision: 1,
-        baseSha256: sha('i'),
-        token: 't0',
-      });
+    const open = () => openDraft(store, { pageId, projectId: id, holder }, 't0');
     const [a, b] = await Promise.all([open(), open()]);
     expect(a.id).toBe(b.id);
     expect(a).toMatchObject({ token: 't0', sequence: 0, projectId: id, lastAnswer: null });
@@ -176,14 +175,7 @@ describeStores('drafts', (t) => {
     await store.projectMembers.put(id, bob.accountNumber, 'editor');
     const holder = { accountNumber: ada.accountNumber, client: 'cli' };
     const read = () => store.drafts.editing(pageId, ada.accountNumber, 'cli');
-    const draft = await store.drafts.open({
-      pageId,
-      projectId: id,
-      holder,
-      baseRevision: 1,
-      baseSha256: sha('i'),
-      token: 't0',
-    });
+    const draft = await openDraft(store, { pageId, projectId: id, holder }, 't0');
     expect((await read())?.draft).toEqual(draft);
     // The draft's own events: each read answers as the store has it, the answer included.
     let row = draft;
@@ -200,14 +192,8 @@ describeStores('drafts', (t) => {
       expect((await read())?.draft).toEqual(row);
     }
     // An event of another draft of the page leaves this one as it is.
-    const other = await store.drafts.open({
-      pageId,
-      projectId: id,
-      holder: { accountNumber: bob.accountNumber, client: 'cli' },
-      baseRevision: 1,
-      baseSha256: sha('i'),
-      token: 'b0',
-    });
+    const bobs = { accountNumber: bob.accountNumber, client: 'cli' };
+    const other = await openDraft(store, { pageId, projectId: id, holder: bobs }, 'b0');
     await read();
     expect(await store.drafts.append(other, { kind: 'operation', token: 'b1' })).toBe(true);
     expect((await read())?.draft).toEqual(row);
@@ -247,14 +233,7 @@ describeStores('drafts', (t) => {
     const { store, options } = await t.fresh();
     const { id, pageId, ada } = await project(store);
     const holder = { accountNumber: ada.accountNumber, client: 'cli' };
-    const d = await store.drafts.open({
-      pageId,
-      projectId: id,
-      holder,
-      baseRevision: 1,
-      baseSha256: sha('i'),
-      token: 'a',
-    });
+    const d = await openDraft(store, { pageId, projectId: id, holder }, 'a');
     const operation = { kind: 'remove', target: '#x' };
     expect(await store.drafts.append(d, { kind: 'operation', token: 'b', operation })).toBe(true);
     if (t.kind === 'sqlite') {
