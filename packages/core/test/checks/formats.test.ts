@@ -86,6 +86,36 @@ describe('formats check', () => {
   });
 
   it.each([
+    ['0 × 0', 'width="0" height="0"', { width: 0, height: 0 }],
+    ['negative sides', 'width="-5" height="-5"', { width: -5, height: -5 }],
+    ['one negative side', 'width="10" height="-5px"', { width: 10, height: -5 }],
+    ['a side that rounds to 0', 'width="0.4" height="10"', { width: 0, height: 10 }],
+    ['0 with units', 'width="0cm" height="0mm"', { width: 0, height: 0 }],
+    ['spaces around =', 'width = "0" height = \'0\'', { width: 0, height: 0 }],
+    ['0 beside a viewBox', 'width="0" viewBox="0 0 10 20"', { width: 0, height: 20 }],
+    ['a side given alone, too wide', 'width="20000"', { width: 20_000, height: 0 }],
+  ])('refuses an SVG declaring %s (formats.dimensions, as a raster header)', (_, size, actual) => {
+    const image = `<svg xmlns="http://www.w3.org/2000/svg" ${size}/>`;
+    expect(one({ 'a.svg': image })).toMatchObject({
+      code: 'formats.dimensions',
+      path: 'a.svg',
+      expected: { max_side: 16_384, max_pixels: 50_000_000 },
+      actual,
+    });
+  });
+
+  it('accepts SVG sizes within the bounds, percentages and unknown units as before', () => {
+    const inBounds = ['width="1" height="16384"', 'width="0.6" height="10"', 'width="10cm"'];
+    const relative = ['width="100%" height="100%"', 'width="0%" height="0%"', 'width="-5vw"'];
+    for (const size of [...inBounds, ...relative])
+      expect([size, one({ 'a.svg': `<svg xmlns="http://www.w3.org/2000/svg" ${size}/>` })]).toEqual(
+        [size, undefined],
+      );
+    // Only the root element's attributes are sizes.
+    expect(one({ 'b.svg': svg(10, 10, '<rect width="0" height="-1"/>') })).toBeUndefined();
+  });
+
+  it.each([
     ['script', '<script>alert(1)</script>', ['script']],
     ['namespaced script', '<svg:script xmlns:svg="http://www.w3.org/2000/svg"/>', ['script']],
     ['event handler', '<rect onclick="x()"/>', ['event_handler']],

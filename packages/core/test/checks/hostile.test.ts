@@ -27,6 +27,18 @@ describe('hostile input', () => {
     expect(codesOf({ 'c.svg': `${'<!---->'.repeat(big / 7)}${svg(1, 1)}` })).toEqual([]);
   });
 
+  it('SVG sizes: long runs of digits, a root tag that never ends', () => {
+    const root = (attributes: string) => `<svg xmlns="http://www.w3.org/2000/svg" ${attributes}/>`;
+    expect(codesOf({ 'a.svg': root(`width="${'1'.repeat(big)}%" height="1"`) })).toEqual([]);
+    expect(codesOf({ 'b.svg': root(`width="${'1'.repeat(big)}.x" height="1"`) })).toEqual([]);
+    expect(codesOf({ 'c.svg': root(`width="-0.${'0'.repeat(big)}1" height="1"`) })).toEqual([
+      'formats.dimensions',
+    ]);
+    expect(codesOf({ 'd.svg': `<svg width="0" ${'a="" '.repeat(big / 5)}` })).toEqual([
+      'formats.dimensions',
+    ]);
+  });
+
   it('pages and SVG nested deeper than browsers nest (htmlparser2 is quadratic in depth)', () => {
     const depth = 100_000;
     const page = html({

@@ -69,6 +69,44 @@ describe('inspect', () => {
     expect(inspection.media).toEqual([]);
   });
 
+  it('reads SVG sizes as before: units in pixels, percentages sized by the viewBox alone', () => {
+    const sizeOf = (size: string) =>
+      run({
+        kind: 'image',
+        files: folderOf({ 'a.svg': `<svg xmlns="http://www.w3.org/2000/svg" ${size}/>` }),
+      }).checks[2];
+    expect(sizeOf('width="10cm" height="5mm"')?.details).toEqual({
+      sizes: { 'a.svg': { width: 378, height: 19 } },
+    });
+    expect(sizeOf('width="10px" height="2.5in"')?.details).toEqual({
+      sizes: { 'a.svg': { width: 10, height: 240 } },
+    });
+    expect(sizeOf('viewBox="0 0 30 40"')?.details).toEqual({
+      sizes: { 'a.svg': { width: 30, height: 40 } },
+    });
+    expect(sizeOf('width="100%" height="100%" viewBox="0 0 30 40"')?.details).toEqual({
+      sizes: { 'a.svg': { width: 30, height: 40 } },
+    });
+    for (const unsized of ['width="100%" height="100%"', 'width="-5vw" height="10"', ''])
+      expect([unsized, sizeOf(unsized)]).toMatchObject([
+        unsized,
+        { verdict: 'unchecked', details: { unreadable: ['a.svg'] } },
+      ]);
+  });
+
+  it('fails formats for an SVG declaring a side of 0 or below, as for a raster header', () => {
+    for (const size of ['width="0" height="0"', 'width="-5" height="-5"']) {
+      const inspection = run({
+        kind: 'image',
+        files: folderOf({ 'z.svg': `<svg xmlns="http://www.w3.org/2000/svg" ${size}/>` }),
+      });
+      expect(inspection.verdict).toBe('failed');
+      expect(inspection.checks[1]?.violations).toMatchObject([
+        { code: 'formats.dimensions', path: 'z.svg' },
+      ]);
+    }
+  });
+
   it('judges a production against its declared medium', () => {
     const files = folderOf({
       'production.json': production(),

@@ -143,4 +143,17 @@ describe('validateAssetInput (v2 422 rule)', () => {
       codes({ kind: 'image', files: folderOf({ 'a.png': png(1, 1).subarray(0, 18) }) }),
     ).toEqual([['a.png', 'formats.unreadable']]);
   });
+
+  it('refuses an SVG declaring a side of 0 or below, keeps one with no declared size', () => {
+    const image = (size: string) =>
+      folderOf({ 'z.svg': `<svg xmlns="http://www.w3.org/2000/svg" ${size}/>` });
+    for (const size of ['width="0" height="0"', 'width="-5" height="-5"', 'width="0"'])
+      expect([size, codes({ kind: 'image', files: image(size) })]).toEqual([
+        size,
+        [['z.svg', 'formats.dimensions']],
+      ]);
+    for (const size of ['', 'viewBox="0 0 30 40"', 'width="100%" height="100%"', 'width="5"'])
+      expect([size, codes({ kind: 'image', files: image(size) })]).toEqual([size, []]);
+    expect(codes({ kind: 'image', files: folderOf({ 'a.svg': svg(300, 250) }) })).toEqual([]);
+  });
 });

@@ -1,4 +1,6 @@
 import { imageSize } from 'image-size';
+import { svgRootAttributes } from './svg.js';
+import { decodeUtf8 } from './text.js';
 
 /** Formats whose pixel size the checks read (decisions §4 bounds apply to each). */
 export const imageFormats: ReadonlySet<string> = new Set([
@@ -28,11 +30,8 @@ export type DimensionResult =
 /** image-size names some formats differently from the media catalog. */
 const imageSizeType: Readonly<Record<string, string>> = { jpeg: 'jpg', avif: 'avif' };
 
-/**
- * Reads an image's size with image-size, guarded: a malformed file is a typed result, never a
- * throw. Only the format the extension names is accepted (image-size guesses the type itself).
- */
-export function readDimensions(format: string, bytes: Uint8Array): DimensionResult {
+/** image-size's reading, guarded; an SVG's fractional size rounded. */
+function readWithImageSize(format: string, bytes: Uint8Array): DimensionResult {
   // image-size reads through the view's whole ArrayBuffer, past its end: a file that is a view
   // into a larger buffer (an unpacked ZIP) would borrow its neighbour's bytes. Give it its own.
   const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
@@ -49,6 +48,63 @@ export function readDimensions(format: string, bytes: Uint8Array): DimensionResu
   if (format === 'svg')
     return { status: 'read', size: { width: Math.round(width), height: Math.round(height) } };
   return { status: 'read', size: { width, height } };
+}
+
+/** Pixels per unit, as image-size counts them, so a length judged here is the one it reads. */
+const pixelsPerUnit: Readonly<Record<string, number>> = {
+  '': 1,
+  px: 1,
+  in: 96,
+  cm: 96 / 2.54,
+  mm: 96 / 2.54 / 10,
+  m: (96 / 2.54) * 100,
+  pt: 96 / 72,
+  pc: 96 / 72 / 12,
+  em: 16,
+  ex: 8,
+};
+// Unambiguous, so linear on a hostile value (no two ways to split a run of digits).
+const svgLengthPattern = /^([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?)([a-z]*)$/i;
+
+/**
+ * An explicit SVG length in whole pixels, any sign; undefined for a percentage, a keyword, an
+ * unknown unit or a number too large to hold (those keep image-size's reading).
+ */
+function svgLength(value: string | undefined): number | undefined {
+  const match = value === undefined ? null : svgLengthPattern.exec(value.trim());
+  const perUnit = match ? pixelsPerUnit[match[2]!.toLowerCase()] : undefined;
+  if (!match || perUnit === undefined) return undefined;
+  const pixels = Math.round(Number(match[1]) * perUnit);
+  return Number.isFinite(pixels) ? pixels + 0 : undefined; // + 0: no -0 in reports
+}
+
+/**
+ * image-size skips an SVG width or height of 0 or below (and one given alone, without a
+ * viewBox), so the image would pass as unsized or take its viewBox size. A side the root
+ * `<svg>` declares outside 1–16,384 pixels is read as declared, for the bounds to refuse it
+ * (decisions §4, like a raster header); the other side keeps what image-size read, or 0 when it
+ * read nothing. Sizes within the bounds, percentages and unknown units keep image-size's reading.
+ */
+function withDeclaredSvgSize(bytes: Uint8Array, read: DimensionResult): DimensionResult {
+  const text = decodeUtf8(bytes);
+  if (text === undefined) return read;
+  const attributes = svgRootAttributes(text);
+  const width = svgLength(attributes.get('width'));
+  const height = svgLength(attributes.get('height'));
+  const outside = (side: number | undefined) => side !== undefined && (side < 1 || side > maxSide);
+  if (!outside(width) && !outside(height)) return read;
+  const other = read.status === 'read' ? read.size : { width: 0, height: 0 };
+  return { status: 'read', size: { width: width ?? other.width, height: height ?? other.height } };
+}
+
+/**
+ * Reads an image's size with image-size, guarded: a malformed file is a typed result, never a
+ * throw. Only the format the extension names is accepted (image-size guesses the type itself).
+ * An SVG's declared width and height are judged as written (`withDeclaredSvgSize`).
+ */
+export function readDimensions(format: string, bytes: Uint8Array): DimensionResult {
+  const read = readWithImageSize(format, bytes);
+  return format === 'svg' ? withDeclaredSvgSize(bytes, read) : read;
 }
 
 /** Integer sides of 1–16,384 pixels and at most 50 megapixels (decisions §4). */

@@ -46,17 +46,67 @@ function prologItemEnd(text: string, at: number): number {
   return subsetEnd < 0 ? -1 : after('>', subsetEnd);
 }
 
-/** Is the root element an `<svg>`? (a cheap structural test, linear in the text). */
-export function looksLikeSvg(text: string): boolean {
-  const isSpace = (at: number) => /\s/.test(text[at] ?? '');
+const isSpaceAt = (text: string, at: number) => /\s/.test(text[at] ?? '');
+
+/** Where the root element starts if it is an `<svg>`, else -1 (linear in the text). */
+function svgRootAt(text: string): number {
   let at = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   for (;;) {
-    while (at < text.length && isSpace(at)) at++;
+    while (at < text.length && isSpaceAt(text, at)) at++;
     const end = prologItemEnd(text, at);
     if (end < 0) break;
     at = end;
   }
-  return text.slice(at, at + 4).toLowerCase() === '<svg' && /[\s>/]/.test(text[at + 4] ?? '');
+  const isSvg =
+    text.slice(at, at + 4).toLowerCase() === '<svg' && /[\s>/]/.test(text[at + 4] ?? '');
+  return isSvg ? at : -1;
+}
+
+/** Is the root element an `<svg>`? (a cheap structural test, linear in the text). */
+export function looksLikeSvg(text: string): boolean {
+  return svgRootAt(text) >= 0;
+}
+
+/**
+ * The attributes of the root `<svg>` start tag, by name as written (the first of a repeated
+ * name), values unescaped no further. Empty when the root is not an `<svg>`. One linear scan
+ * that stops at the tag's end, or at the end of the text when the tag is never closed.
+ */
+export function svgRootAttributes(text: string): ReadonlyMap<string, string> {
+  const attributes = new Map<string, string>();
+  const root = svgRootAt(text);
+  if (root < 0) return attributes;
+  let at = root + 4;
+  const skipSpace = () => {
+    while (at < text.length && isSpaceAt(text, at)) at++;
+  };
+  const readUntil = (stop: (char: string) => boolean) => {
+    const start = at;
+    while (at < text.length && !stop(text[at]!)) at++;
+    return text.slice(start, at);
+  };
+  for (;;) {
+    skipSpace();
+    if (at >= text.length || text[at] === '>' || text.startsWith('/>', at)) return attributes;
+    const name = readUntil((c) => /[\s=/>]/.test(c));
+    if (name === '') {
+      at++; // a stray '/' or '='
+      continue;
+    }
+    skipSpace();
+    let value = '';
+    if (text[at] === '=') {
+      at++;
+      skipSpace();
+      const quote = text[at];
+      if (quote === '"' || quote === "'") {
+        at++;
+        value = readUntil((c) => c === quote);
+        at++;
+      } else value = readUntil((c) => /[\s/>]/.test(c));
+    }
+    if (!attributes.has(name)) attributes.set(name, value);
+  }
 }
 
 /**
