@@ -2,7 +2,7 @@ import { contracts } from '../report/violation.js';
 import { declaredNames } from '../zip/directory.js';
 import { readZip, isZip, type ReadZipResult, type ZipLimits } from '../zip/index.js';
 import { convertSite, type SiteConversion } from './convert.js';
-import { isPlainSite, siteRootOf } from './detect.js';
+import { detectSite, siteRootOf } from './detect.js';
 
 export interface ConvertSiteZipOptions {
   /** Decisions §4 limits by default; the folder limits of the result are the same numbers. */
@@ -36,13 +36,30 @@ export function convertSiteZip(
 }
 
 /**
- * Whether a ZIP, read by `readZip`, is a plain site (decisions §5): judged by the files the
- * reader accepted, or, when a limit stopped it before it accepted any (too many entries, too
- * many bytes in all), by the names the central directory declares. So a plain site over any
- * limit is converted, and answered with `site.limit` (decisions §4, §8), never `limits`.
+ * Whether a ZIP, read by `readZip`, is a plain site (decisions §5). `project.json` is judged by
+ * the names the central directory declares, not by what could be read: a damaged, encrypted or
+ * otherwise refused `project.json` still makes a project folder, whose checks then report the
+ * damage (`archive.*`, never `site.read`). The rest is judged by the files the reader accepted,
+ * or, when a limit stopped it before it accepted any (too many entries, too many bytes in all),
+ * by the declared names as well. So a plain site over any limit is converted, and answered with
+ * `site.limit` (decisions §4, §8), never `limits`.
  */
 export function isPlainSiteZip(bytes: Uint8Array, read: ReadZipResult): boolean {
-  if (read.folder.size > 0) return isPlainSite(read.folder);
-  if (!read.violations.some((found) => found.check === 'limits')) return false;
-  return siteRootOf(declaredNames(bytes)).ok;
+  if (read.folder.size === 0) {
+    if (!read.violations.some((found) => found.check === 'limits')) return false;
+    return siteRootOf(declaredNames(bytes)).ok;
+  }
+  const found = detectSite(read.folder);
+  return found.ok && !declaresProjectJson(bytes, found.layout.root);
+}
+
+/**
+ * Whether the central directory lists `project.json` where it would make a project folder: at the
+ * root, or inside the site's one wrapping folder (`siteRootOf`).
+ */
+function declaresProjectJson(bytes: Uint8Array, root: string): boolean {
+  for (const name of declaredNames(bytes)) {
+    if (name === 'project.json' || name === `${root}project.json`) return true;
+  }
+  return false;
 }

@@ -325,9 +325,10 @@ export function readCentralDirectory(bytes: Uint8Array, maxEntries: number): Dir
 
 /**
  * The names the central directory declares, one record at a time and none kept: what an archive
- * says it holds when reading it stopped at a limit (too many entries) before any entry was
- * judged. Bounded by the archive's bytes, not by its entry count; ends quietly where the
- * directory is damaged (readCentralDirectory reports that). Names that do not decode are skipped.
+ * says it holds, whether or not an entry can be read (a damaged `project.json` is still listed),
+ * and even when reading stopped at a limit (too many entries) before any entry was judged.
+ * Bounded by the archive's bytes, not by its entry count; ends quietly where the directory is
+ * damaged (readCentralDirectory reports that). Names that do not decode are skipped.
  */
 export function* declaredNames(bytes: Uint8Array): Generator<string, void, undefined> {
   const located = locateDirectory(bytes, Number.POSITIVE_INFINITY);

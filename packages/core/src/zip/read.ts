@@ -108,6 +108,7 @@ function readArchive(bytes: Uint8Array, limits: ZipLimits): ReadZipResult {
   refuseOversized(candidates, limits);
   for (const candidate of candidates) {
     if (candidate.refusal !== undefined) violations.push(candidate.refusal);
+    if (candidate.oversize !== undefined) violations.push(candidate.oversize);
   }
 
   const files = acceptedFiles(candidates);

@@ -18,6 +18,11 @@ export interface Candidate {
   readonly kind: 'file' | 'directory' | 'special';
   readonly extent: EntryExtent | undefined;
   refusal: Violation | undefined;
+  /**
+   * The per-file size limit, when another refusal came first: a declared size over the limit
+   * fails `limits` whatever else is wrong with the entry (decisions §4).
+   */
+  oversize: Violation | undefined;
 }
 
 function refuse(candidate: Candidate, refusal: Violation): void {
@@ -31,7 +36,13 @@ export function acceptedFiles(candidates: readonly Candidate[]): Candidate[] {
 /** Everything that can be judged from one record and its local header, in order of gravity. */
 export function screenRecord(bytes: Uint8Array, record: CentralRecord): Candidate {
   const { extent, problem } = locateEntry(bytes, record);
-  const candidate: Candidate = { record, kind: entryKind(record), extent, refusal: undefined };
+  const candidate: Candidate = {
+    record,
+    kind: entryKind(record),
+    extent,
+    refusal: undefined,
+    oversize: undefined,
+  };
   const path = record.shownName;
   if (record.name === undefined) refuse(candidate, violation('names.encoding', { path }));
   const hostile = record.name === undefined ? undefined : hostileName(record.name);
@@ -132,20 +143,27 @@ export function refuseDuplicates(candidates: readonly Candidate[]): void {
   }
 }
 
-/** Per-file limits, judged on declared sizes before anything is inflated. */
+/**
+ * Per-file limits, judged on declared sizes before anything is inflated. The size limit holds for
+ * every file found in the archive, refused or not, so that `limits` does not depend on what else
+ * is wrong with an entry (a stored entry declaring 60 MiB over 30 bytes is `archive.size_mismatch`
+ * and `limits.file_size`). An entry whose data is not in the file (truncated, no local header)
+ * declares nothing to judge; the ratio limit is only for entries that would be inflated.
+ */
 export function refuseOversized(candidates: readonly Candidate[], limits: ZipLimits): void {
-  for (const candidate of acceptedFiles(candidates)) {
+  for (const candidate of candidates) {
+    if (candidate.kind !== 'file' || candidate.extent === undefined) continue;
     const { uncompressedSize, compressedSize, shownName: path } = candidate.record;
     if (uncompressedSize > limits.maxFileBytes) {
-      refuse(
-        candidate,
-        violation('limits.file_size', {
-          path,
-          expected: limits.maxFileBytes,
-          actual: uncompressedSize,
-        }),
-      );
+      const oversize = violation('limits.file_size', {
+        path,
+        expected: limits.maxFileBytes,
+        actual: uncompressedSize,
+      });
+      if (candidate.refusal === undefined) candidate.refusal = oversize;
+      else candidate.oversize = oversize;
     } else if (
+      candidate.refusal === undefined &&
       uncompressedSize > limits.ratioMinBytes &&
       uncompressedSize > limits.maxRatio * compressedSize
     ) {
