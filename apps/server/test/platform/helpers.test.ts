@@ -315,7 +315,11 @@ describe('JSON bodies, however their bytes arrive', () => {
     socket.setEncoding('utf8');
     for await (const chunk of socket) text += String(chunk);
     const [, status] = /^HTTP\/1\.1 (\d{3}) /.exec(text) ?? [];
-    return { status: Number(status), answer: JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) };
+    const answer = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as {
+      code?: string;
+      body?: unknown;
+    };
+    return { status: Number(status), answer };
   }
 
   const encode = (text: string) => new TextEncoder().encode(text);
