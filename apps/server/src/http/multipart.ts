@@ -65,7 +65,7 @@ export async function streamMultipart<T>(
   parser.on('field', (name, value, info) => {
     if (info.valueTruncated)
       state.failure ??= problem(413, 'body_too_large', `The field ${name} is too long.`);
-    // Text a store keeps must not hold U+0000 (as in JSON bodies, see `nulFields`).
+    // Text a store keeps must not hold U+0000 (as in JSON bodies, see `unstorableFields`).
     if (name.includes('\0') || value.includes('\0')) addFieldError(refused, name, NUL_REASON);
     else if (Object.hasOwn(fields, name)) addFieldError(refused, name, 'given more than once');
     else fields[name] = value;

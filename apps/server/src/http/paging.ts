@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { nulFields } from './parse.js';
+import { unstorableFields } from './parse.js';
 import { problem } from './problem.js';
 
 /**
@@ -26,7 +26,7 @@ export function decodeCursor<S extends z.ZodType>(
     value = undefined;
   }
   const parsed = schema.safeParse(value);
-  if (parsed.success && Object.keys(nulFields(value)).length === 0) return parsed.data;
+  if (parsed.success && Object.keys(unstorableFields(value)).length === 0) return parsed.data;
   throw problem(422, 'validation_failed', 'The page cursor is not valid.', {
     errors: { page: ['not a page cursor of this list'] },
   });

@@ -37,8 +37,17 @@ export function fieldErrors(error: z.ZodError): FieldErrors {
 
 /** The reason given for text that holds U+0000 (PostgreSQL cannot store it; no text needs it). */
 export const NUL_REASON = 'must not contain U+0000';
-/** Fields with U+0000 reported at most (the answer stays small whatever the body). */
+/** The reason given for text with half a UTF-16 surrogate pair (it has no UTF-8 form). */
+export const SURROGATE_REASON = 'must be valid Unicode (no lone surrogate)';
+/** Fields with U+0000 or a lone surrogate reported at most (the answer stays small). */
 const MAX_NUL_FIELDS = 100;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why a store cannot keep `text` as it is, if it cannot: U+0000, or a lone surrogate. */
+function unstorable(text: string): string | undefined {
+  if (text.includes('\0')) return NUL_REASON;
+  return LONE_SURROGATE.test(text) ? SURROGATE_REASON : undefined;
+}
 
 /**
  * Dotted paths (`*` is any one key or index) whose values are kept as sent and never walked for
@@ -52,11 +61,13 @@ export interface InputOptions {
 }
 
 /**
- * Keys and strings of `value`, wherever they are, that hold U+0000, as `errors` (dotted paths,
- * like `fieldErrors`). PostgreSQL refuses such text where SQLite keeps it, so every request is
- * refused alike before it reaches a store. Walked breadth first, without recursion.
+ * Keys and strings of `value`, wherever they are, that hold U+0000 or a lone surrogate (JSON's
+ * `\ud800` escape), as `errors` (dotted paths, like `fieldErrors`). PostgreSQL refuses U+0000
+ * where SQLite keeps it, and a lone surrogate has no UTF-8 form (a saved page would silently
+ * hold U+FFFD instead), so every request is refused alike before it reaches a store. Walked
+ * breadth first, without recursion.
  */
-export function nulFields(value: unknown, verbatim: VerbatimPaths = []): FieldErrors {
+export function unstorableFields(value: unknown, verbatim: VerbatimPaths = []): FieldErrors {
   const out = newFieldErrors();
   const skip = verbatim.map((pattern) => pattern.split('.'));
   const queue: Array<[unknown, string[]]> = [[value, []]];
@@ -64,14 +75,16 @@ export function nulFields(value: unknown, verbatim: VerbatimPaths = []): FieldEr
   for (let i = 0; i < queue.length && found < MAX_NUL_FIELDS; i++) {
     const [item, path] = queue[i]!;
     if (typeof item === 'string') {
-      if (item.includes('\0')) {
-        addFieldError(out, path.join('.'), NUL_REASON);
+      const reason = unstorable(item);
+      if (reason !== undefined) {
+        addFieldError(out, path.join('.'), reason);
         found++;
       }
     } else if (typeof item === 'object' && item !== null && !skip.some((p) => matches(p, path))) {
       for (const [key, child] of Object.entries(item)) {
-        if (key.includes('\0')) {
-          addFieldError(out, [...path, key].join('.'), NUL_REASON);
+        const reason = unstorable(key);
+        if (reason !== undefined) {
+          addFieldError(out, [...path, key].join('.'), reason);
           found++;
         }
         if (typeof child === 'string' || (typeof child === 'object' && child !== null))
@@ -88,14 +101,14 @@ function matches(pattern: readonly string[], path: readonly string[]): boolean {
 
 /**
  * Validates `value`, or throws a 422 problem `validation_failed` with `errors`: the schema's, and
- * every key or string holding U+0000 (outside `options.verbatim`).
+ * every key or string holding U+0000 or a lone surrogate (outside `options.verbatim`).
  */
 export function parseInput<S extends z.ZodType>(
   schema: S,
   value: unknown,
   options: InputOptions = {},
 ): z.output<S> {
-  const nul = nulFields(value, options.verbatim);
+  const nul = unstorableFields(value, options.verbatim);
   const result = schema.safeParse(value);
   const clean = Object.keys(nul).length === 0;
   if (result.success && clean) return result.data;
@@ -132,8 +145,8 @@ export function nestedDeeperThan(value: unknown, limit: number): boolean {
 /**
  * Reads the JSON body (now, if no parser ran yet) and validates it. No body, an empty body or a
  * body that is not JSON: 400; malformed JSON: 400; over the limit: 413; nested deeper than
- * MAX_JSON_DEPTH, holding U+0000 (see `nulFields`) or invalid: 422. Use strict schemas
- * (`z.strictObject`) so unknown fields are refused.
+ * MAX_JSON_DEPTH, holding U+0000 or a lone surrogate (see `unstorableFields`) or invalid: 422.
+ * Use strict schemas (`z.strictObject`) so unknown fields are refused.
  */
 export async function parseBody<S extends z.ZodType>(
   req: Request,

@@ -422,6 +422,28 @@ describe('U+0000 in requests', () => {
     });
   });
 
+  it('answers 422 for a lone surrogate in a body (text with no UTF-8 form), naming the field', async () => {
+    const raw = (text: string) =>
+      fetch(`${url}/api/t/things/thg_1`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: text,
+      });
+    const lone = await raw('{"title": "x\\ud800y", "tags": ["\\udc00", "\\ud83d\\ude00"]}');
+    expect(lone.status).toBe(422);
+    expect(await lone.json()).toMatchObject({
+      detail: 'Invalid fields: title, tags.0.',
+      errors: {
+        title: ['must be valid Unicode (no lone surrogate)'],
+        'tags.0': ['must be valid Unicode (no lone surrogate)'],
+      },
+    });
+    // A whole pair is a character like any other.
+    const pair = await raw('{"title": "\\ud83d\\ude00"}');
+    expect(pair.status).toBe(200);
+    expect(((await pair.json()) as { body: unknown }).body).toEqual({ title: '😀' });
+  });
+
   it('answers 422 for a multipart text field holding it', async () => {
     const form = new FormData();
     form.set('note', 'a\u0000b');
