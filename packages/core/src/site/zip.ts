@@ -36,21 +36,23 @@ export function convertSiteZip(
 }
 
 /**
- * Whether a ZIP, read by `readZip`, is a plain site (decisions §5). `project.json` is judged by
- * the names the central directory declares, not by what could be read: a damaged, encrypted or
- * otherwise refused `project.json` still makes a project folder, whose checks then report the
- * damage (`archive.*`, never `site.read`). The rest is judged by the files the reader accepted,
- * or, when a limit stopped it before it accepted any (too many entries, too many bytes in all),
- * by the declared names as well. So a plain site over any limit is converted, and answered with
- * `site.limit` (decisions §4, §8), never `limits`.
+ * Whether a ZIP, read by `readZip`, is a plain site (decisions §5, rule 1: no `project.json`, and
+ * `index.html`). `project.json` is judged by the names the central directory declares, not by
+ * what could be read: a damaged, encrypted or otherwise refused `project.json` still makes a
+ * project folder, whose checks then report the damage (`archive.*`, never `site.read`). The rest
+ * is judged by the files the reader accepted, or, when they are no site and the reader refused
+ * something (the very `index.html` may be damaged, a limit or a damaged directory may have
+ * stopped it before it accepted anything), by the declared names as well. So a plain site's
+ * damage is `site.read` and its limits `site.limit` (decisions §4, §8) whether or not any entry
+ * survived, never `archive.*` or `limits`. Bytes that declare no names at all (not a ZIP, or a
+ * directory too damaged to walk) are never a plain site: the `archive` check answers them.
  */
 export function isPlainSiteZip(bytes: Uint8Array, read: ReadZipResult): boolean {
-  if (read.folder.size === 0) {
-    if (!read.violations.some((found) => found.check === 'limits')) return false;
-    return siteRootOf(declaredNames(bytes)).ok;
-  }
   const found = detectSite(read.folder);
-  return found.ok && !declaresProjectJson(bytes, found.layout.root);
+  if (found.ok) return !declaresProjectJson(bytes, found.layout.root);
+  // Nothing refused: the folder is all the archive declares, and it is no site.
+  if (read.violations.length === 0) return false;
+  return siteRootOf(declaredNames(bytes)).ok;
 }
 
 /**

@@ -163,7 +163,17 @@ function applyZip64(numbers: RecordNumbers, field: Uint8Array): RecordNumbers | 
   return result;
 }
 
-function readRecord(bytes: Uint8Array, at: number, end: number): CentralRecord | Violation {
+/** The part of a record that says what the archive holds: the name, readable or not. */
+interface RecordHead {
+  readonly rawName: Uint8Array;
+  readonly name: string | undefined;
+  readonly shownName: string;
+  readonly flags: number;
+  readonly extra: Uint8Array;
+}
+
+/** A record's fixed part and name, or why the directory cannot be walked past it. */
+function readRecordHead(bytes: Uint8Array, at: number, end: number): RecordHead | Violation {
   if (at + centralHeaderBytes > end || u32(bytes, at) !== signatures.central) {
     return violation('archive.corrupt', {
       ...archiveLevel,
@@ -185,7 +195,15 @@ function readRecord(bytes: Uint8Array, at: number, end: number): CentralRecord |
   const rawName = bytes.subarray(nameStart, extraStart);
   const name = decodeName(rawName, (flags & utf8Flag) !== 0);
   const shownName = displayName(name ?? decodeName(rawName, false) ?? '');
-  const zip64 = findZip64Field(bytes.subarray(extraStart, extraStart + extraLength));
+  const extra = bytes.subarray(extraStart, extraStart + extraLength);
+  return { rawName, name, shownName, flags, extra };
+}
+
+function readRecord(bytes: Uint8Array, at: number, end: number): CentralRecord | Violation {
+  const head = readRecordHead(bytes, at, end);
+  if ('code' in head) return head;
+  const { rawName, name, shownName, flags } = head;
+  const zip64 = findZip64Field(head.extra);
   if (zip64 === undefined) {
     return violation('archive.corrupt', {
       path: shownName,
@@ -324,21 +342,47 @@ export function readCentralDirectory(bytes: Uint8Array, maxEntries: number): Dir
 }
 
 /**
+ * Where the directory's bytes lie by the end record alone (it ends where the end records start
+ * and is as long as they say), whatever they say of its offset or of disks. Undefined when no
+ * single end record can be read.
+ */
+function directoryBounds(
+  bytes: Uint8Array,
+): { start: number; end: number; entries: number } | undefined {
+  const search = findEndRecord(bytes);
+  if (search === undefined || search === 'ambiguous') return undefined;
+  const values = readEndValues(bytes, search.at);
+  if ('code' in values) return undefined;
+  const start = values.end - values.size;
+  return start < 0 ? undefined : { start, end: values.end, entries: values.entries };
+}
+
+/**
+ * Whether the bytes hold an end-of-central-directory record where `readZip` looks for one: bytes
+ * it will read as an archive, however damaged, and never answer with `archive.not_zip`.
+ */
+export function hasEndRecord(bytes: Uint8Array): boolean {
+  return findEndRecord(bytes) !== undefined;
+}
+
+/**
  * The names the central directory declares, one record at a time and none kept: what an archive
  * says it holds, whether or not an entry can be read (a damaged `project.json` is still listed),
- * and even when reading stopped at a limit (too many entries) before any entry was judged.
- * Bounded by the archive's bytes, not by its entry count; ends quietly where the directory is
- * damaged (readCentralDirectory reports that). Names that do not decode are skipped.
+ * and even when reading stopped before any entry was judged: at a limit (too many entries), at a
+ * record that is unreadable in its numbers (a disk other than the first, a bad ZIP64 field) or
+ * at a directory whose offset or disks are wrong (data before the archive, a split archive).
+ * Bounded by the archive's bytes, not by its entry count; ends quietly where the records
+ * themselves are damaged (readCentralDirectory reports all of this). Names that do not decode
+ * are skipped.
  */
 export function* declaredNames(bytes: Uint8Array): Generator<string, void, undefined> {
-  const located = locateDirectory(bytes, Number.POSITIVE_INFINITY);
-  if (!located.ok) return;
-  const { end, start } = located.place;
-  let at = start;
-  for (let index = 0; index < end.entries; index++) {
-    const record = readRecord(bytes, at, end.end);
-    if ('code' in record) return;
-    if (record.name !== undefined) yield record.name;
+  const bounds = directoryBounds(bytes);
+  if (bounds === undefined) return;
+  let at = bounds.start;
+  for (let index = 0; index < bounds.entries; index++) {
+    const head = readRecordHead(bytes, at, bounds.end);
+    if ('code' in head) return;
+    if (head.name !== undefined) yield head.name;
     at = recordEnd(bytes, at);
   }
 }
