@@ -3,8 +3,8 @@ import { violation } from '../report/codes.js';
 import { formatOfPath } from '../media/catalog.js';
 import type { FolderContext, FolderCheck } from './context.js';
 import { cssReferences } from './html/css.js';
-import { directoryOf, findTarget, resolveReference } from './html/resolve.js';
-import { positionFinder, type Place } from './html/page.js';
+import { directoryOf, findTarget, isRelativeReference, resolveReference } from './html/resolve.js';
+import { positionFinder, type PageFacts, type Place } from './html/page.js';
 
 /** What a reference comes to, whoever writes it from the same folder. */
 type Judgement =
@@ -40,14 +40,17 @@ function referenceViolation(
   loads: boolean,
   path: string,
   url: string,
+  message?: string,
 ): ((place: Place) => Violation) | undefined {
   switch (judgement.kind) {
     case 'fine':
       return undefined;
-    case 'external':
+    case 'external': {
+      const text = message === undefined ? {} : { message };
       return loads
-        ? (place) => violation('links.external', { path, ...place, actual: url })
+        ? (place) => violation('links.external', { path, ...place, actual: url, ...text })
         : undefined;
+    }
     case 'outside':
       return (place) => violation('links.outside', { path, ...place, actual: url });
     case 'missing': {
@@ -57,6 +60,46 @@ function referenceViolation(
   }
 }
 
+/**
+ * How a page's `<base href>` changes its relative URLs: not at all, to another origin, or to
+ * a folder path (a file path whose directory they are resolved in).
+ */
+type Base =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'external'; readonly href: string }
+  | { readonly kind: 'local'; readonly from: string };
+
+/**
+ * Reads a page's base, with the violation of a base that leaves the folder or cannot be read
+ * (then relative URLs are judged from the page itself). A base that is empty, a fragment or a
+ * query alone, or of a scheme without a path (`data:`, `javascript:`…, which browsers ignore or
+ * cannot resolve against) changes nothing.
+ */
+function baseOf(page: PageFacts, path: string): { base: Base; problem?: Violation } {
+  if (page.base === undefined) return { base: { kind: 'none' } };
+  const { href, node } = page.base;
+  const resolved = resolveReference(href, path);
+  switch (resolved.kind) {
+    case 'none':
+      return { base: { kind: 'none' } };
+    case 'external':
+      return { base: { kind: 'external', href } };
+    case 'local':
+      return { base: { kind: 'local', from: resolved.path } };
+    case 'outside':
+    case 'malformed': {
+      const code = resolved.kind === 'outside' ? 'links.outside' : 'links.missing';
+      const problem = violation(code, { path, ...page.placeOf(node), actual: href });
+      return { base: { kind: 'none' }, problem };
+    }
+  }
+}
+
+/**
+ * A page's references, relative ones resolved against its `<base href>` as a browser does:
+ * against an external base every relative resource is loaded from that origin (`links.external`;
+ * links to it stay fine), against a local one from its folder.
+ */
 function pageViolations(
   context: FolderContext,
   judge: ReturnType<typeof referenceJudge>,
@@ -64,10 +107,18 @@ function pageViolations(
 ) {
   const page = context.page(path);
   if (page === undefined) return []; // not UTF-8: formats and pages report it
-  const found: Violation[] = [];
+  const { base, problem } = baseOf(page, path);
+  const found: Violation[] = problem === undefined ? [] : [problem];
+  const from = base.kind === 'local' ? base.from : path;
   for (const ref of page.references) {
-    const problem = referenceViolation(judge(path, ref.url), ref.loads, path, ref.url);
-    if (problem) found.push(problem(page.placeOf(ref.node, ref.offset)));
+    let judgement: Judgement;
+    let message: string | undefined;
+    if (base.kind === 'external' && isRelativeReference(ref.url)) {
+      judgement = { kind: 'external' };
+      message = `The page loads ${ref.url} from another origin: its <base href="${base.href}"> resolves relative URLs there.`;
+    } else judgement = judge(from, ref.url);
+    const violationAt = referenceViolation(judgement, ref.loads, path, ref.url, message);
+    if (violationAt) found.push(violationAt(page.placeOf(ref.node, ref.offset)));
   }
   return found;
 }

@@ -12,8 +12,20 @@ describe('hostile input', () => {
   it('style sheets: url( followed by a sea of spaces, or repeated without end', () => {
     expect(codesOf({ 'a.css': `a{b:url(${' '.repeat(big)}` })).toEqual([]);
     expect(codesOf({ 'b.css': 'url('.repeat(big / 4) })).toEqual([]);
-    expect(codesOf({ 'c.css': `@import ${'"'.padEnd(big, 'x')}` })).toEqual([]);
+    // A string the file's end closes is still a string: the browser imports it.
+    expect(codesOf({ 'c.css': `@import ${'"'.padEnd(big, 'x')}` })).toEqual(['links.missing']);
     expect(codesOf({ 'd.css': `/*${' '.repeat(big)}url(x.png)` })).toEqual([]);
+  });
+
+  it('style sheets: escapes, names and strings that never end', () => {
+    expect(codesOf({ 'a.css': `u\\72${'\\72'.repeat(big / 3)}(x.png)` })).toEqual([]);
+    expect(codesOf({ 'b.css': `url(${'\\41 '.repeat(big / 4)})` })).toEqual(['links.missing']);
+    expect(codesOf({ 'c.css': `"${'\\41'.repeat(big / 3)}` })).toEqual([]);
+    expect(codesOf({ 'd.css': '\\'.repeat(big) })).toEqual([]);
+    expect(codesOf({ 'e.css': 'image-set('.repeat(big / 10) })).toEqual([]);
+    expect(codesOf({ 'f.css': `image-set(${'"#a"'.repeat(big / 4)}` })).toEqual([]);
+    expect(codesOf({ 'g.css': `url(a b${'\\)'.repeat(big / 2)}` })).toEqual([]);
+    expect(codesOf({ 'h.css': `${'@\\69mport'.repeat(big / 10)}` })).toEqual([]);
   });
 
   it('srcset: a URL with a long run of commas', () => {

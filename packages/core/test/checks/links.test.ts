@@ -123,4 +123,113 @@ describe('links check', () => {
       ['links.outside', '../../etc/passwd'],
     ]);
   });
+
+  it('reads url() and @import written with CSS escapes, as browsers do', () => {
+    const sheet = 'body{background:u\\72l(https://evil.example/a.png)}';
+    const found = linksOf({
+      'index.html': html({
+        head: `<style>${sheet}</style><link rel="stylesheet" href="a.css">`,
+        body: '<p style="background:U\\52 L(https://evil.example/b.png)">x</p>',
+      }),
+      'a.css': `@\\69mport "https://evil.example/c.css";\n${sheet}`,
+      'b.css': 'a{b:image-set("https://evil.example/d.png" 1x, "missing.png" 2x)}',
+    });
+    expect(found.map((v) => [v.path, v.code, v.actual, v.line])).toEqual([
+      ['a.css', 'links.external', 'https://evil.example/c.css', 1],
+      ['a.css', 'links.external', 'https://evil.example/a.png', 2],
+      ['b.css', 'links.external', 'https://evil.example/d.png', 1],
+      ['b.css', 'links.missing', 'missing.png', 1],
+      ['index.html', 'links.external', 'https://evil.example/a.png', 5],
+      ['index.html', 'links.external', 'https://evil.example/b.png', 7],
+    ]);
+  });
+
+  describe('<base href>', () => {
+    const page = (base: string, body: string, head = '') =>
+      html({ head: `<base href="${base}">${head}`, body });
+
+    it('an external base makes every relative resource external, not links', () => {
+      const body = [
+        '<img src="a.png" srcset="a.png 2x" alt="">',
+        '<img src="/a.png" alt=""><img src="?v=1" alt="">',
+        '<p style="background:url(a.png)">x</p>',
+        '<a href="a.png">link</a><a href="#top">top</a><img src="data:image/png;base64,AA==">',
+      ].join('\n');
+      const found = linksOf({
+        'index.html': page('https://evil.example/', body, '<link rel="stylesheet" href="s.css">'),
+        'a.png': png(1, 1),
+        's.css': 'body{background:url(a.png)}',
+      });
+      expect(found.map((v) => [v.code, v.actual, v.line])).toEqual([
+        ['links.external', 's.css', 5],
+        ['links.external', 'a.png', 7], // src and srcset: one finding
+        ['links.external', '/a.png', 8],
+        ['links.external', '?v=1', 8],
+        ['links.external', 'a.png', 9],
+      ]);
+      expect(found[1]?.message).toContain('<base href="https://evil.example/">');
+    });
+
+    it('a local base is what relative references resolve against', () => {
+      const files = {
+        'index.html': page('img/', '<img src="a.png" alt=""><img src="/b.png" alt="">'),
+        'img/a.png': png(1, 1),
+        'b.png': png(1, 1),
+        'sub/index.html': page('../img/x.html', '<img src="a.png" alt=""><a href="a.png">a</a>'),
+      };
+      expect(linksOf(files, ['index.html', 'sub/index.html'])).toEqual([]);
+      const missing = linksOf({ 'index.html': page('img/', '<img src="b.png" alt="">') });
+      expect(missing).toEqual([
+        expect.objectContaining({ code: 'links.missing', actual: 'b.png', expected: 'img/b.png' }),
+      ]);
+    });
+
+    it('only the first base with an href counts', () => {
+      const head = '<base target="_top"><base href="img/"><base href="https://evil.example/">';
+      const files = {
+        'index.html': html({ head, body: '<img src="a.png" alt="">' }),
+        'img/a.png': png(1, 1),
+      };
+      expect(linksOf(files)).toEqual([]);
+    });
+
+    it('a base that is empty, a fragment or of a scheme without a path changes nothing', () => {
+      for (const base of ['', '#top', 'data:text/html,x', 'javascript:void 0']) {
+        const files = { 'index.html': page(base, '<img src="a.png" alt="">'), 'a.png': png(1, 1) };
+        expect(linksOf(files)).toEqual([]);
+      }
+    });
+
+    it('a base above the folder root is itself refused', () => {
+      const found = linksOf({
+        'index.html': page('../../', '<img src="a.png" alt="">'),
+        'a.png': png(1, 1),
+      });
+      expect(found).toEqual([
+        expect.objectContaining({ code: 'links.outside', actual: '../../', line: 5 }),
+      ]);
+    });
+
+    it('style sheets resolve against themselves, whatever the page base', () => {
+      const files = {
+        'index.html': page('https://evil.example/', '', '<link rel="stylesheet" href="/s.css">'),
+        's.css': 'body{background:url(a.png)}',
+        'a.png': png(1, 1),
+      };
+      expect(codesOf(files)).toEqual([['links.external', '/s.css']]);
+    });
+  });
+
+  it('reads URLs as the URL parser does: tabs and newlines dropped, backslashes as slashes', () => {
+    const body =
+      '<img src="ht&#9;tps://evil.example/a.png" alt=""><img src="/\\evil.example/b.png">';
+    const files = {
+      'index.html': html({ body: `${body}<img src="img\\a.png" alt="">` }),
+      'img/a.png': png(1, 1),
+    };
+    expect(codesOf(files)).toEqual([
+      ['links.external', 'ht\ttps://evil.example/a.png'],
+      ['links.external', '/\\evil.example/b.png'],
+    ]);
+  });
 });

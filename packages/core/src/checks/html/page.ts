@@ -27,6 +27,11 @@ export interface PageFacts {
   readonly duplicateIds: readonly { readonly node: number; readonly id: string }[];
   readonly references: readonly PageReference[];
   readonly viewport: { readonly node: number; readonly content: string } | undefined;
+  /**
+   * The first `<base>` with an `href`, which browsers resolve the page's relative URLs against
+   * (anywhere in the page, as the HTML standard has it; an SVG's `<base>` too, to be safe).
+   */
+  readonly base: { readonly node: number; readonly href: string } | undefined;
   /** The place of an element, or of a spot inside it (`offset` into the page's text). */
   placeOf(node: number, offset?: number): Place;
 }
@@ -77,6 +82,7 @@ export function readPage(text: string): PageFacts {
   let body: { node: number; last: number } | undefined;
   let title: PageFacts['title'];
   let viewport: PageFacts['viewport'];
+  let base: PageFacts['base'];
   let capture: Capture | undefined;
   let tooDeep = false;
 
@@ -100,6 +106,8 @@ export function readPage(text: string): PageFacts {
       }
       if (name === 'meta' && viewport === undefined && attribs.name?.toLowerCase() === 'viewport')
         viewport = { node, content: attribs.content ?? '' };
+      if (name === 'base' && base === undefined && attribs.href !== undefined)
+        base = { node, href: attribs.href };
       const captures =
         (name === 'title' && title === undefined && svgDepth === 0) || name === 'style';
       if (captures && capture === undefined)
@@ -134,6 +142,7 @@ export function readPage(text: string): PageFacts {
     duplicateIds,
     references,
     viewport,
+    base,
     placeOf(node, offset) {
       const id = idOf.get(node);
       let name: string | undefined;

@@ -19,15 +19,42 @@ export function directoryOf(path: string): string {
   return path.slice(0, path.lastIndexOf('/') + 1);
 }
 
+/**
+ * A URL as the URL parser reads it: tabs and newlines removed anywhere, C0 controls and spaces
+ * (and, to be safe, other white space) trimmed from both ends.
+ */
+function cleanUrl(raw: string): string {
+  const url = /[\t\n\r]/.test(raw) ? raw.replace(/[\t\n\r]/g, '') : raw;
+  let start = 0;
+  let end = url.length;
+  while (start < end && url.charCodeAt(start) <= 0x20) start++;
+  while (end > start && url.charCodeAt(end - 1) <= 0x20) end--;
+  return url.slice(start, end).trim();
+}
+
+const schemeOf = (url: string) => /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
+/** `//host/…`; browsers read `\` as `/` in web URLs, so `\\host`, `/\host` and `\/host` too. */
+const isHostRelative = (url: string) => /^[/\\]{2}/.test(url);
+
+/**
+ * Whether a URL is relative, resolved against the page's base URL (`<base href>`): anything
+ * but an empty URL, a fragment alone (the same document), an absolute URL and `//host/…`.
+ */
+export function isRelativeReference(raw: string): boolean {
+  const url = cleanUrl(raw);
+  return url !== '' && !url.startsWith('#') && schemeOf(url) === undefined && !isHostRelative(url);
+}
+
 /** Resolves a URL written in the file at `from` against the folder (the site's root is `/`). */
 export function resolveReference(raw: string, from: string): ResolvedReference {
-  const url = raw.trim();
+  const url = cleanUrl(raw);
   if (url === '' || url.startsWith('#')) return { kind: 'none' };
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
+  const scheme = schemeOf(url);
   if (scheme !== undefined)
     return inertSchemes.has(scheme) ? { kind: 'none' } : { kind: 'external' };
-  if (url.startsWith('//') || url.startsWith('\\\\')) return { kind: 'external' };
-  const pathPart = url.replace(/[?#].*$/s, '');
+  if (isHostRelative(url)) return { kind: 'external' };
+  // Browsers read `\` in the path of a web URL as `/`.
+  const pathPart = url.replace(/[?#].*$/s, '').replaceAll('\\', '/');
   if (pathPart === '') return { kind: 'none' }; // `?query` alone: the same document
   let decoded: string;
   try {
