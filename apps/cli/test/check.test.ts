@@ -103,7 +103,7 @@ describe('galley check on generated folders', () => {
     expect(run.stdout).toContain(`index.html:${missing?.line}`);
   });
 
-  it('passes with warnings only (exit 0): an SVG without a size on a banner canvas', async () => {
+  it('fails (exit 1) on an SVG without a size on a banner canvas: canvas.size_unknown', async () => {
     const files = {
       'project.json': JSON.stringify({
         format: 1,
@@ -120,12 +120,12 @@ describe('galley check on generated folders', () => {
     };
     const report = checkFolder(folderOf(files));
     expect(report.violations.map((v) => [v.code, v.severity])).toEqual([
-      ['canvas.size_unknown', 'warning'],
+      ['canvas.size_unknown', 'error'],
     ]);
     const run = await galley(['check', await directory(files)]);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toContain('passed (1 warning)');
-    expect(run.stdout).toMatch(/warning\s+canvas\/bg\.svg\s+canvas\.size_unknown/);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('failed (1 error)');
+    expect(run.stdout).toMatch(/error\s+canvas\/bg\.svg\s+canvas\.size_unknown/);
   });
 
   it('judges hostile and broken ZIPs (exit 1), as the service would', async () => {

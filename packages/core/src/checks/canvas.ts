@@ -20,13 +20,12 @@ export function viewportSize(content: string): { width: number | null; height: n
   return { width: side('width'), height: side('height') };
 }
 
-/** A canvas-sized image: compares its size, or says the size could not be read. */
+/** A canvas-sized image: its size compared with the canvas (v1 folders and v2 assets alike). */
 export function imageCanvasViolation(
   path: string,
   canvas: Size,
-  size: Size | undefined,
+  size: Size,
 ): Violation | undefined {
-  if (size === undefined) return violation('canvas.size_unknown', { path, severity: 'warning' });
   if (size.width === canvas.width && size.height === canvas.height) return undefined;
   return violation('canvas.size', {
     path,
@@ -48,8 +47,10 @@ function pageViewportViolation(context: FolderContext, path: string, canvas: Siz
 
 /**
  * `canvas` (media with a canvas only): every image under `canvas/` has the canvas's size and
- * every listed page declares it as its viewport. An image whose size cannot be read leaves the
- * check unchecked, with a warning saying which.
+ * every listed page declares it as its viewport. An image with no intrinsic size (an SVG
+ * without width and height, or a viewBox, to read them from) cannot match the canvas: it fails
+ * with `canvas.size_unknown`. A damaged image fails `formats` (`formats.unreadable`); with
+ * nothing to compare, it leaves this check unchecked.
  */
 export const canvasCheck: FolderCheck = {
   name: 'canvas',
@@ -58,19 +59,24 @@ export const canvasCheck: FolderCheck = {
     const { canvas } = context.project.medium;
     if (canvas === undefined) return { violations: [] };
     const violations: Violation[] = [];
+    let unusable = false;
     for (const path of context.paths) {
       if (!path.startsWith(canvasFolder)) continue;
       const dimensions = context.dimensions(path);
       if (dimensions === undefined) continue; // not an image
-      const size = dimensions.status === 'read' ? dimensions.size : undefined;
-      const problem = imageCanvasViolation(path, canvas, size);
+      if (dimensions.status === 'unreadable') unusable = true; // formats.unreadable says why
+      const problem =
+        dimensions.status === 'read'
+          ? imageCanvasViolation(path, canvas, dimensions.size)
+          : dimensions.status === 'unsized'
+            ? violation('canvas.size_unknown', { path })
+            : undefined;
       if (problem) violations.push(problem);
     }
     for (const { file } of context.project.project.pages) {
       const problem = pageViewportViolation(context, file, canvas);
       if (problem) violations.push(problem);
     }
-    const unusable = violations.some((v) => v.code === 'canvas.size_unknown');
     return { violations, unusable };
   },
 };

@@ -60,7 +60,7 @@ export function outcomes(violations: readonly Violation[], unusable: ReadonlySet
 /**
  * The folder contract (decisions §4): folder in, report out. Pure and deterministic: equal
  * folders give byte-equal JSON whatever the order of their entries. Warnings never fail a check;
- * a check whose input was unusable (no valid project.json, an image without a size) is
+ * a check whose input was unusable (no valid project.json, a damaged canvas image) is
  * `unchecked` unless it found errors anyway.
  */
 export function checkFolder(folder: Folder, options: CheckFolderOptions = {}): CheckReport {

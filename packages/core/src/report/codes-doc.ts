@@ -1,5 +1,6 @@
 import { checkNames } from './violation.js';
 import { violationCodes, type CodeEntry } from './codes.js';
+import { siteWarningCodes } from '../site/codes.js';
 
 const intro: Record<string, string> = {
   archive: 'The ZIP itself: damage, encryption, entries that are not plain files.',
@@ -18,16 +19,20 @@ const intro: Record<string, string> = {
   schema: 'JSON files of assets against their schema.',
 };
 
+const siteWarningsIntro =
+  "Warnings of a successful conversion (the report's `site.warnings`): what was changed so the result passes the folder checks. They never fail a conversion.";
+
 function cell(text: string): string {
   return text.replaceAll('|', '\\|');
 }
 
-/** docs/checks.md: every violation code of the catalog, grouped by check. */
+/** docs/checks.md: every violation code of the catalog, grouped by check, and the site warnings. */
 export function violationCodesMarkdown(): string {
   const lines = [
     '# Checks and violation codes',
     '',
-    'Generated from the code catalog of `packages/core` (`violationCodes`); do not edit by hand.',
+    'Generated from the code catalog of `packages/core` (`violationCodes`, and `siteWarningCodes`',
+    'for the warnings of a plain-site conversion); do not edit by hand.',
     'A violation is `{check, code, severity, path, element?, line?, column?, message, expected?,',
     'actual?, suggestion?}`; `code` is stable, the message may be refined.',
     '',
@@ -37,14 +42,21 @@ export function violationCodesMarkdown(): string {
   const checks = [...new Set(entries.map(([code]) => code.slice(0, code.indexOf('.'))))].sort(
     (a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99) || a.localeCompare(b),
   );
-  for (const check of checks) {
-    lines.push(`## ${check}`, '');
-    if (intro[check]) lines.push(intro[check], '');
+  const table = (rows: [string, CodeEntry][]) => {
     lines.push('| code | message | suggestion |', '|---|---|---|');
-    for (const [code, entry] of entries.filter(([c]) => c.startsWith(`${check}.`)).sort()) {
+    for (const [code, entry] of rows.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       lines.push(`| \`${code}\` | ${cell(entry.message)} | ${cell(entry.suggestion ?? '')} |`);
     }
     lines.push('');
+  };
+  for (const check of checks) {
+    lines.push(`## ${check}`, '');
+    if (intro[check]) lines.push(intro[check], '');
+    table(entries.filter(([c]) => c.startsWith(`${check}.`)));
+    if (check === 'site') {
+      lines.push('### site warnings', '', siteWarningsIntro, '');
+      table(Object.entries(siteWarningCodes as Record<string, CodeEntry>));
+    }
   }
   return lines.join('\n');
 }

@@ -38,15 +38,19 @@ export const siteCodes = {
 export const siteWarningCodes = {
   'site.link_removed': {
     message: 'A link to a missing local file was removed; its text was kept.',
+    suggestion: 'Add the missing file to the site, or remove the link yourself.',
   },
   'site.renamed': {
     message: 'A file was renamed to satisfy the naming rules; every reference to it was rewritten.',
+    suggestion: 'Name files in lower case with a-z, 0-9, ".", "_" and "-" to keep their names.',
   },
   'site.title_missing': {
     message: 'A page had no <title>; one was added.',
+    suggestion: 'Add <title>…</title> inside <head> to choose the title yourself.',
   },
   'site.id_renamed': {
     message: 'An element id repeated in its page was renamed so that ids are unique.',
+    suggestion: 'Give every element of the page its own id; links to #id lead to the first one.',
   },
 } as const satisfies CodeCatalog;
 export type SiteWarningCode = keyof typeof siteWarningCodes;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkFolder, viewportSize } from '@galley/core';
+import { checkFolder, inspect, viewportSize } from '@galley/core';
 import { folderOf, html, png, projectJson, svg } from './fixtures.js';
 
 const viewport = (content: string) => `<meta name="viewport" content="${content}">`;
@@ -15,6 +15,9 @@ const project = (
       ...extra,
     }),
   );
+
+const bannerProject = (extra: Record<string, string | Uint8Array>) =>
+  project('banner', extra, viewport('width=300, height=250'));
 
 describe('canvas check', () => {
   it('passes images under canvas/ of the canvas size and a matching viewport', () => {
@@ -38,20 +41,81 @@ describe('canvas check', () => {
     ]);
   });
 
-  it('is unchecked, with a warning, when an image has no size to compare', () => {
-    const report = project('social', {
-      'canvas/a.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+  describe('an image under canvas/ with no intrinsic size', () => {
+    const unsized = {
+      'no size': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+      'a width alone': '<svg xmlns="http://www.w3.org/2000/svg" width="300"/>',
+      percentages: '<svg xmlns="http://www.w3.org/2000/svg" width="100%" height="100%"/>',
+    };
+    for (const [name, source] of Object.entries(unsized)) {
+      it(`fails canvas.size_unknown: ${name}`, () => {
+        const report = bannerProject({ 'canvas/a.svg': source });
+        expect(report.checks.canvas).toBe('failed');
+        expect(report.violations).toEqual([
+          {
+            check: 'canvas',
+            code: 'canvas.size_unknown',
+            severity: 'error',
+            path: 'canvas/a.svg',
+            message: 'The image has no intrinsic size to compare with the canvas.',
+            suggestion: 'Give the SVG width and height (or a viewBox).',
+          },
+        ]);
+        expect(report.checks.formats).toBe('passed'); // the file itself is fine
+      });
+    }
+
+    it('passes when the size comes from a viewBox, and is only judged under canvas/', () => {
+      const viewBox = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 250"/>';
+      expect(bannerProject({ 'canvas/a.svg': viewBox }).checks.canvas).toBe('passed');
+      const elsewhere = bannerProject({ 'img/a.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>' });
+      expect(elsewhere.checks.canvas).toBe('passed');
     });
+
+    it('is reported for each such image, beside a wrong size', () => {
+      const report = bannerProject({
+        'canvas/a.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+        'canvas/b.png': png(1, 1),
+      });
+      expect(report.violations.map((v) => [v.code, v.path])).toEqual([
+        ['canvas.size_unknown', 'canvas/a.svg'],
+        ['canvas.size', 'canvas/b.png'],
+      ]);
+    });
+  });
+
+  it('changes the v1 folder check only: a v2 inspection of the same SVG stays unchecked', () => {
+    const source = '<svg xmlns="http://www.w3.org/2000/svg"/>';
+    const now = '2025-01-02T03:04:05+00:00';
+    const medium = { id: 'banner', version: 1 };
+    const image = inspect({ kind: 'image', files: folderOf({ 'a.svg': source }), medium, now });
+    const production = inspect({
+      kind: 'production',
+      files: folderOf({
+        'production.json': JSON.stringify({
+          format: 1,
+          title: 'Spring',
+          medium,
+          media_contract: { version: '1.0' },
+        }),
+        'canvas/a.svg': source,
+      }),
+      now,
+    });
+    for (const inspection of [image, production]) {
+      expect(inspection.verdict).toBe('unchecked');
+      expect(inspection.checks.find((c) => c.standard === 'canvas')).toMatchObject({
+        verdict: 'unchecked',
+        violations: [],
+      });
+    }
+  });
+
+  it('leaves a damaged image to formats.unreadable: canvas is unchecked', () => {
+    const report = bannerProject({ 'canvas/a.png': png(300, 250).subarray(0, 20) });
     expect(report.checks.canvas).toBe('unchecked');
-    expect(report.violations).toEqual([
-      expect.objectContaining({ code: 'canvas.size_unknown', severity: 'warning' }),
-    ]);
-    // A warning never fails the check, but an error beside it does.
-    const both = project('social', {
-      'canvas/a.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
-      'canvas/b.png': png(1, 1),
-    });
-    expect(both.checks.canvas).toBe('failed');
+    expect(report.checks.formats).toBe('failed');
+    expect(report.violations.map((v) => v.code)).toEqual(['formats.unreadable']);
   });
 
   it('compares the viewport of every page', () => {

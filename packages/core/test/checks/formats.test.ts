@@ -136,6 +136,73 @@ describe('formats check', () => {
     });
   });
 
+  describe('url() in attributes other than style', () => {
+    const external = 'https://evil.example/p.svg#g';
+    const urlAttributes = [
+      'fill',
+      'stroke',
+      'mask',
+      'clip-path',
+      'filter',
+      'marker-start',
+      'marker-mid',
+      'marker-end',
+      'cursor',
+    ];
+    const rect = (attribute: string, value: string) =>
+      svg(10, 10, `<rect width="5" height="5" ${attribute}="${value}"/>`);
+
+    it.each(urlAttributes)('refuses an external url() in %s, as in a style attribute', (name) => {
+      const found = one({ 'a.svg': rect(name, `url(${external})`) });
+      expect(found).toEqual({
+        check: 'formats',
+        code: 'formats.svg_active',
+        severity: 'error',
+        path: 'a.svg',
+        actual: ['external_reference'],
+        message: expect.any(String) as unknown,
+        suggestion: expect.any(String) as unknown,
+      });
+      // The same detail as the reference written in a style attribute.
+      expect(found).toEqual(one({ 'a.svg': rect('style', `${name}:url(${external})`) }));
+    });
+
+    it.each(urlAttributes)('accepts a same-document url(#grad) in %s', (name) => {
+      const inert = `<defs><linearGradient id="grad"/></defs>${rect(name, 'url(#grad)')}`;
+      expect(one({ 'a.svg': svg(10, 10, inert) })).toBeUndefined();
+    });
+
+    it.each([
+      ['quoted', `url('${external}')`],
+      ['spaced and upper case', `URL(  ${external}  )`],
+      ['after a fallback list', 'url(#grad) , url(//evil.example/p.svg)'],
+      ['behind a CSS comment', '/* x */url(https://evil.example/p.svg)'],
+      ['a relative file', 'url(other.svg#g)'],
+      ['entity-encoded', 'url(&#104;ttps://evil.example/p.svg)'],
+      ['an SVG data URL', 'url(data:image/svg+xml;base64,PHN2Zz4=)'],
+    ])('refuses a url() that is %s', (_, value) => {
+      expect(one({ 'a.svg': rect('fill', value) })).toMatchObject({
+        code: 'formats.svg_active',
+        actual: ['external_reference'],
+      });
+    });
+
+    it('refuses an animated value and reads any attribute, not a fixed list', () => {
+      const animated = `<rect width="5" height="5"><animate attributeName="fill" values="red;url(${external})"/></rect>`;
+      expect(one({ 'a.svg': svg(10, 10, animated) })).toMatchObject({
+        actual: ['external_reference'],
+      });
+      expect(one({ 'b.svg': rect('lighting-color', `url(${external})`) })).toMatchObject({
+        actual: ['external_reference'],
+      });
+    });
+
+    it('accepts url() text that loads nothing: inside a CSS comment, after @import', () => {
+      for (const value of ['/* url(https://x.test/a) */ red', '@import "x.css"'])
+        expect([value, one({ 'a.svg': rect('fill', value) })]).toEqual([value, undefined]);
+    });
+  });
+
   it('refuses an SVG with a DOCTYPE or a style sheet instruction', () => {
     const doctype = `<?xml version="1.0"?>\n<!DOCTYPE svg [<!ENTITY x "y">]>\n${svg(1, 1)}`;
     expect(one({ 'a.svg': doctype })).toMatchObject({ actual: ['doctype'] });

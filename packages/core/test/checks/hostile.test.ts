@@ -39,6 +39,18 @@ describe('hostile input', () => {
     expect(codesOf({ 'c.svg': `${'<!---->'.repeat(big / 7)}${svg(1, 1)}` })).toEqual([]);
   });
 
+  it('SVG attribute values: url( followed by a sea of spaces, or repeated without end', () => {
+    const rect = (value: string) => svg(1, 1, `<rect fill="${value}"/>`);
+    expect(codesOf({ 'a.svg': rect(`url(${' '.repeat(big)}#g`) })).toEqual([]);
+    expect(codesOf({ 'a2.svg': rect(`url(${' '.repeat(big)}#g)`) })).toEqual([]);
+    expect(codesOf({ 'b.svg': rect('url('.repeat(big / 4)) })).toEqual([]);
+    expect(codesOf({ 'c.svg': rect(`${'url(#g) '.repeat(big / 8)}`) })).toEqual([]);
+    expect(codesOf({ 'd.svg': rect(`/*${' '.repeat(big)}url(https://x.test/p)`) })).toEqual([]);
+    expect(codesOf({ 'e.svg': rect(`${'x '.repeat(big / 2)}url(https://x.test/p)`) })).toEqual([
+      'formats.svg_active',
+    ]);
+  });
+
   it('SVG sizes: long runs of digits, a root tag that never ends', () => {
     const root = (attributes: string) => `<svg xmlns="http://www.w3.org/2000/svg" ${attributes}/>`;
     expect(codesOf({ 'a.svg': root(`width="${'1'.repeat(big)}%" height="1"`) })).toEqual([]);

@@ -111,13 +111,22 @@ export function svgRootAttributes(text: string): ReadonlyMap<string, string> {
 
 /**
  * The reasons an SVG is active content, sorted and unique: script, event handlers, foreignObject
- * (and other embedding elements), external references (href, src, CSS url() and @import,
- * stylesheet processing instructions, href animation) and any DOCTYPE (entities live there).
+ * (and other embedding elements), external references (href, src, CSS url() and @import, url()
+ * in any other attribute, stylesheet processing instructions, href animation) and any DOCTYPE
+ * (entities live there).
  */
 export function svgActiveContent(text: string): SvgActiveReason[] {
   const reasons = new Set<SvgActiveReason>();
   const checkCss = (css: string) => {
     if (cssReferences(css).some((ref) => isExternal(ref.url))) reasons.add('external_reference');
+  };
+  // A presentation attribute (fill, stroke, mask, clip-path, filter, marker-*, cursor…) or an
+  // animation value is a CSS value: its url() references load like a style attribute's. Every
+  // attribute is read with the style sheet scanner, so none is forgotten and `u\72l(` is read
+  // as a browser reads it; @import means nothing outside a style sheet.
+  const checkAttributeUrls = (value: string) => {
+    const urls = cssReferences(value).filter((ref) => ref.kind === 'url');
+    if (urls.some((ref) => isExternal(ref.url))) reasons.add('external_reference');
   };
   if (/<!DOCTYPE/i.test(text)) reasons.add('doctype');
   let style: string[] | undefined;
@@ -143,6 +152,7 @@ export function svgActiveContent(text: string): SvgActiveReason[] {
           else if (referenceAttributes.has(attr) && isExternal(value))
             reasons.add('external_reference');
           else if (attr === 'style') checkCss(value);
+          else checkAttributeUrls(value);
         }
         const animated = (attributes.attributeName ?? attributes.attributename ?? '').toLowerCase();
         if (
