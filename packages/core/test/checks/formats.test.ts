@@ -56,6 +56,20 @@ describe('formats check', () => {
     const latin1 = new Uint8Array([0x70, 0xe9, 0x7b, 0x7d]);
     expect(one({ 'a.css': latin1 })).toMatchObject({ code: 'formats.encoding', expected: 'utf-8' });
     expect(one({ 'a.css': '\ufeffp{}' })).toBeUndefined(); // a BOM is fine
+    // UTF-16 text is text in another encoding, not audio (FF FE looks like an MP3 frame sync).
+    const utf16 = (bom: number[], text: string, littleEndian: boolean) =>
+      new Uint8Array([
+        ...bom,
+        ...[...text].flatMap((c) => (littleEndian ? [c.charCodeAt(0), 0] : [0, c.charCodeAt(0)])),
+      ]);
+    for (const path of ['a.css', 'a.html', 'a.svg']) {
+      for (const encoded of [utf16([0xff, 0xfe], 'p{}', true), utf16([0xfe, 0xff], 'p{}', false)]) {
+        expect(one({ [path]: encoded })).toMatchObject({
+          code: 'formats.encoding',
+          expected: 'utf-8',
+        });
+      }
+    }
   });
 
   it('reads image dimensions within bounds, guarded', () => {

@@ -54,6 +54,13 @@ export type SniffResult = { ok: true } | { ok: false; actual: string };
  * text formats must not look binary (their encoding and syntax are judged elsewhere).
  */
 export function sniffMatches(format: string, bytes: Uint8Array): SniffResult {
+  // Text behind a UTF-16 byte-order mark is text, for `formats.encoding` to judge; FF FE would
+  // otherwise read as an MP3 frame sync, and the NUL bytes as binary.
+  if (
+    textFormats.has(format) &&
+    (startsWith(bytes, [0xff, 0xfe]) || startsWith(bytes, [0xfe, 0xff]))
+  )
+    return { ok: true };
   const sniffed = sniffBinary(bytes);
   if (textFormats.has(format)) {
     if (sniffed === undefined && !looksBinary(bytes)) return { ok: true };
