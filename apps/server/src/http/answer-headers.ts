@@ -4,6 +4,16 @@ import helmet from 'helmet';
 
 type Header = [name: string, value: string];
 
+/** The content policy of `/api/` answers: they are data, never a page that loads anything. */
+export const API_CONTENT_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+/** OWASP's security headers for a REST service, on every `/api/` answer (HSTS aside). */
+export const API_SECURITY_HEADERS: readonly Header[] = [
+  ['Content-Security-Policy', API_CONTENT_POLICY],
+  ['X-Content-Type-Options', 'nosniff'],
+  ['X-Frame-Options', 'DENY'],
+];
+
 /**
  * The headers every answer carries: `X-Request-Id`, `Cache-Control: private, no-store` (every
  * answer depends on who asks) and security headers. Screen pages get helmet's full set (CSP,
@@ -17,12 +27,7 @@ export function answerHeaders(options: { https: boolean }): RequestHandler {
   const hsts: Header[] = options.https
     ? [['Strict-Transport-Security', 'max-age=31536000; includeSubDomains']]
     : [];
-  const api: Header[] = [
-    ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],
-    ['X-Content-Type-Options', 'nosniff'],
-    ['X-Frame-Options', 'DENY'],
-    ...hsts,
-  ];
+  const api: Header[] = [...API_SECURITY_HEADERS, ...hsts];
   const pages = headersSetBy(
     helmet({
       strictTransportSecurity: options.https,

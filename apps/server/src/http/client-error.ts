@@ -1,12 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { API_SECURITY_HEADERS } from './answer-headers.js';
 import { problem, PROBLEM_CONTENT_TYPE } from './problem.js';
 
 /**
  * What Node's HTTP parser refuses before any route runs (a malformed request line or header,
  * headers past the size limit, a request that took too long) answered like every other error:
- * a problem with `Cache-Control: private, no-store`, then the connection is closed (the parser
- * cannot find where the next request would start). Node's default answers a bare status line.
+ * a problem with `Cache-Control: private, no-store`, a new `X-Request-Id` (none could be read) and
+ * the REST security headers, then the connection is closed (the parser cannot find where the
+ * next request would start). Node's default answers a bare status line.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
@@ -26,6 +29,8 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
       `Content-Type: ${PROBLEM_CONTENT_TYPE}`,
       `Content-Length: ${Buffer.byteLength(body)}`,
       'Cache-Control: private, no-store',
+      `X-Request-Id: ${randomUUID()}`,
+      ...API_SECURITY_HEADERS.map(([name, value]) => `${name}: ${value}`),
       'Connection: close',
       '',
       body,

@@ -108,6 +108,9 @@ describe('answers', () => {
       expect(head.split('\r\n')[0]).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
       expect(head.toLowerCase()).toContain('content-type: application/problem+json');
       expect(head.toLowerCase()).toContain('cache-control: private, no-store');
+      expect(head.toLowerCase()).toMatch(/\r\nx-request-id: [0-9a-f-]{36}\r\n/);
+      expect(head).toContain("Content-Security-Policy: default-src 'none'; frame-ancestors 'none'");
+      expect(head).toContain('X-Content-Type-Options: nosniff');
       expect(body).toMatchObject({ status, code, type: `urn:galley:problem:${code}` });
     }
   });

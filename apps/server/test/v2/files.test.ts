@@ -47,12 +47,14 @@ describe('reading files', () => {
       etag: `"${sha256}"`,
       'accept-ranges': 'bytes',
       'x-content-type-options': 'nosniff',
-      'content-security-policy': 'sandbox',
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'; sandbox",
       'cache-control': 'private, no-store',
     });
     expect(res.headers.get('content-disposition')).toBeNull();
     const html = await file(prod, 'canvas/index.html');
-    expect(html.headers.get('content-security-policy')).toBe('sandbox');
+    expect(html.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; frame-ancestors 'none'; sandbox",
+    );
     expect(
       (await file(prod, 'canvas/deep/er/notes.css', '', { 'if-none-match': `"${sha256}"` })).status,
     ).toBe(304);

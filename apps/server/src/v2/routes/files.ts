@@ -1,6 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import { v2 } from '@galley/core';
 import { z } from 'zod';
+import { API_CONTENT_POLICY } from '../../http/answer-headers.js';
 import { problem } from '../../http/problem.js';
 import type { ApiRouter } from '../../openapi/api-router.js';
 import type { V2Context } from '../context.js';
@@ -68,8 +69,9 @@ export function fileRoutes(api: ApiRouter, ctx: V2Context): void {
       res.setHeader('ETag', etag);
       res.setHeader('Accept-Ranges', 'bytes');
       res.setHeader('X-Content-Type-Options', 'nosniff');
-      // Stored HTML may hold scripts: never let them run in this origin (decisions §6b).
-      res.setHeader('Content-Security-Policy', 'sandbox');
+      // Stored HTML or SVG may hold scripts or load other origins: opened directly, it runs in
+      // no origin (decisions §6b) and loads nothing, like every other /api/ answer.
+      res.setHeader('Content-Security-Policy', `${API_CONTENT_POLICY}; sandbox`);
       if (q.download === '1') res.setHeader('Content-Disposition', attachment(file.path));
       if (req.get('if-none-match') === etag) {
         res.status(304).end();
