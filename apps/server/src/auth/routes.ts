@@ -1,10 +1,12 @@
 import express from 'express';
 import type { Router } from 'express';
 import { z } from 'zod';
+import { PageQuery } from '@galley/core';
 import { MAX_TOKEN_DAYS, tokenListing } from '@galley/store';
-import type { Account } from '@galley/store';
+import type { Account, TokenRecord } from '@galley/store';
 import type { Deps } from '../deps.js';
-import { parseBody } from '../http/parse.js';
+import { decodeCursor, pageOf } from '../http/paging.js';
+import { parseBody, parseQuery } from '../http/parse.js';
 import { problem } from '../http/problem.js';
 import { requireAuth, requireSession, sessionCookie } from './authenticate.js';
 import { authOf, sessionAuthOf } from './context.js';
@@ -15,6 +17,13 @@ const LoginBody = z.strictObject({
 });
 /** A token is valid 90 days at most (decisions §2); fewer may be asked for. */
 const IssueTokenBody = z.strictObject({ days: z.int().min(1).max(MAX_TOKEN_DAYS).optional() });
+/** Where a page of the token list ended: the list is newest first, then by id. */
+const TokenCursor = z.strictObject({ after: z.tuple([z.string(), z.string()]) });
+
+/** Whether `token` comes after the cursor's place in the list's order. */
+function isAfter(token: TokenRecord, [createdAt, id]: readonly [string, string]): boolean {
+  return token.createdAt < createdAt || (token.createdAt === createdAt && token.id > id);
+}
 
 export function accountJson(account: Account) {
   return { account_number: account.accountNumber, email: account.email, name: account.name };
@@ -22,7 +31,8 @@ export function accountJson(account: Account) {
 
 /**
  * The screen's sign-in and its API-token page: `POST /auth/login`, `POST /auth/logout`,
- * `GET /auth/session`, and `GET|POST /auth/tokens`, `DELETE /auth/tokens/{id}` (session only).
+ * `GET /auth/session`, and `GET|POST /auth/tokens`, `GET|DELETE /auth/tokens/{id}` (session
+ * only). The token list is paged like the interfaces' lists (`per_page`, `page`).
  */
 export function authRouter({ store, config }: Deps): Router {
   const router = express.Router();
@@ -64,8 +74,26 @@ export function authRouter({ store, config }: Deps): Router {
   });
 
   router.get('/tokens', requireAuth, requireSession, async (req, res) => {
+    const { per_page, page } = parseQuery(req, PageQuery);
+    const after = decodeCursor(TokenCursor, page)?.after;
+    // A person's own tokens: few enough to read whole and page here.
+    const all = await store.tokens.list(authOf(req).account.accountNumber);
+    const rows = after ? all.filter((token) => isAfter(token, after)) : all;
+    const { shown, cursor } = pageOf(rows, per_page, (last) => ({
+      after: [last.createdAt, last.id],
+    }));
+    const next = cursor && new URLSearchParams({ per_page: String(per_page), page: cursor });
+    res.json({
+      tokens: shown.map(tokenListing),
+      next_page_url: next ? `${config.baseUrl}/auth/tokens?${next.toString()}` : null,
+    });
+  });
+
+  router.get('/tokens/:id', requireAuth, requireSession, async (req, res) => {
     const tokens = await store.tokens.list(authOf(req).account.accountNumber);
-    res.json({ tokens: tokens.map(tokenListing), next_page_url: null });
+    const token = tokens.find((candidate) => candidate.id === req.params.id);
+    if (!token) throw problem(404, 'not_found', 'No such token.');
+    res.json(tokenListing(token));
   });
 
   router.post('/tokens', requireAuth, requireSession, async (req, res) => {
@@ -76,7 +104,7 @@ export function authRouter({ store, config }: Deps): Router {
     });
     res
       .status(201)
-      .location(`/auth/tokens/${record.id}`)
+      .location(`${config.baseUrl}/auth/tokens/${record.id}`)
       .json({ token, ...tokenListing(record) });
   });
 

@@ -174,7 +174,17 @@ describe('screen sessions', () => {
       expires_at: string;
     };
     expect(token.token.startsWith(token.prefix)).toBe(true);
-    expect(issued.headers.get('location')).toBe(`/auth/tokens/${token.id}`);
+    const location = issued.headers.get('location')!;
+    expect(location).toBe(`${s.url}/auth/tokens/${token.id}`);
+    const one = await fetch(location, { headers: { cookie } });
+    expect(one.status).toBe(200);
+    expect(await one.json()).toMatchObject({
+      id: token.id,
+      prefix: token.prefix,
+      revoked_at: null,
+    });
+    const missing = await fetch(`${s.url}/auth/tokens/tok_nosuchtoken`, { headers: { cookie } });
+    expect(missing.status).toBe(404);
 
     // A token is valid 90 days at most (decisions §2): 90 is issued, anything longer is 422.
     const issue = (body: unknown) =>
@@ -207,6 +217,23 @@ describe('screen sessions', () => {
       revoked_at: null,
     });
     expect(JSON.stringify(list)).not.toContain(token.token);
+
+    // The list is paged like the interfaces' lists: newest first, every token exactly once.
+    type Page = { tokens: Array<{ id: string }>; next_page_url: string | null };
+    const seen: string[] = [];
+    let next: string | null = `${s.url}/auth/tokens?per_page=2`;
+    while (next) {
+      const page = (await (await fetch(next, { headers: { cookie } })).json()) as Page;
+      expect(page.tokens.length).toBeLessThanOrEqual(2);
+      seen.push(...page.tokens.map((t) => t.id));
+      next = page.next_page_url;
+    }
+    expect(seen).toEqual(list.tokens.map((t) => t.id));
+    expect(seen.length).toBeGreaterThan(2);
+    for (const query of ['per_page=0', 'per_page=201', 'page=garbage', 'surprise=1']) {
+      const refused = await fetch(`${s.url}/auth/tokens?${query}`, { headers: { cookie } });
+      expect([query, refused.status]).toEqual([query, 422]);
+    }
 
     const revoke = await fetch(`${s.url}/auth/tokens/${token.id}`, {
       method: 'DELETE',
