@@ -108,7 +108,10 @@ function buildProject(
       if (fate?.kind === 'remove' && url)
         warnings.push(siteWarning('site.link_removed', file.input, url.url));
     });
-    const edits = urlEdits(file.urls, fates, names, { from: file.path, at });
+    const rebased = judged.rebased.has(file.path);
+    const edits = urlEdits(file.urls, fates, names, { from: file.path, at, rebased });
+    // Its URLs now resolve from the page itself: the base goes (a `target` it holds stays).
+    if (rebased) for (const span of file.page?.baseHrefs ?? []) edits.push({ ...span, text: '' });
     if (file.kind === 'page') {
       const fixes = pageFixes(file, fallbackTitle(file.path, root));
       edits.push(...fixes.edits);

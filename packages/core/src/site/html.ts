@@ -47,6 +47,16 @@ export interface PageScan {
   /** Text of the first `<h1>`, collapsed. */
   readonly heading: string;
   readonly ids: readonly { readonly value: string; readonly span: Span }[];
+  /**
+   * The first `<base>` with an `href` (anywhere, as the links check reads it): what the page's
+   * relative URLs resolve against. `index` is where its `href` starts.
+   */
+  readonly base: { readonly href: string; readonly index: number } | undefined;
+  /**
+   * Every `href` of every `<base>`, with the white space before it: what to delete so the page's
+   * URLs resolve from the page itself (deleting only the first would let the next one count).
+   */
+  readonly baseHrefs: readonly Span[];
 }
 
 /** An attribute as read; it is also the holder of the URLs in its value. */
@@ -86,26 +96,32 @@ class PageScanner implements Partial<Handler> {
   private styleStart: number | undefined;
   /** Removal spans of the open `<a>` elements, innermost last. */
   private readonly anchors: Span[][] = [];
+  private tagName = '';
+  private base: { href: string; index: number } | undefined;
+  private readonly baseHrefs: Span[] = [];
 
   constructor(private readonly source: string) {}
 
   result(): PageScan {
     const heading = this.heading ? collapse(this.heading.join('')) : '';
-    const { urls, title, titleAt, ids } = this;
-    return { urls, title, titleAt, heading, ids };
+    const { urls, title, titleAt, ids, base, baseHrefs } = this;
+    return { urls, title, titleAt, heading, ids, base, baseHrefs };
   }
 
   onparserinit(parser: Parser): void {
     this.parser = parser;
   }
 
-  onopentagname(): void {
+  onopentagname(name: string): void {
+    this.tagName = name;
     if (this.attributes.length > 0) this.attributes = [];
   }
 
   onattribute(name: string, value: string): void {
-    if (!readAttributes.has(name) || this.attributes.some((a) => a.name === name)) return;
+    if (!readAttributes.has(name)) return;
     const span = { start: this.parser.startIndex, end: this.parser.endIndex };
+    if (name === 'href' && this.tagName === 'base') this.addBase(value, span);
+    if (this.attributes.some((a) => a.name === name)) return;
     this.attributes.push({ kind: 'attribute', name, value, span });
   }
 
@@ -158,6 +174,15 @@ class PageScanner implements Partial<Handler> {
 
   onprocessinginstruction(name: string): void {
     if (name === '!doctype' && !this.headSeen) this.titleAt = this.parser.endIndex + 1;
+  }
+
+  /** A `<base href>`: the first one counts (a repeated `href` is ignored); all are removable. */
+  private addBase(href: string, span: Span): void {
+    const first = this.baseHrefs.length === 0;
+    let start = span.start;
+    while (start > 0 && this.source.charCodeAt(start - 1) <= 0x20) start--;
+    this.baseHrefs.push({ start, end: span.end });
+    if (first) this.base = { href, index: span.start };
   }
 
   private addStyleText(start: number, end: number): void {

@@ -2,6 +2,7 @@ import { violation } from '../report/codes.js';
 import type { Violation } from '../report/violation.js';
 import { isWrongType, type SiteFile, type SiteIndex } from './files.js';
 import { lineOf, type PageUrl } from './html.js';
+import { isRelativeReference, resolveReference } from '../checks/html/resolve.js';
 import { resolveUrl } from './urls.js';
 
 /** What becomes of one URL once the files are renamed. */
@@ -25,7 +26,19 @@ export interface ReferenceFindings {
   readonly fates: ReadonlyMap<string, readonly (UrlFate | undefined)[]>;
   /** Site paths some page or style sheet refers to. */
   readonly referenced: ReadonlySet<string>;
+  /**
+   * Pages (site paths) whose URLs were resolved against a `<base href>` in the site: the
+   * conversion removes the base and rewrites their URLs to resolve from the page itself.
+   */
+  readonly rebased: ReadonlySet<string>;
 }
+
+/** How a page's `<base href>` changes its relative URLs (as in the links check). */
+type Base =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'external'; readonly href: string }
+  /** `from`: a path whose folder the relative URLs are resolved in. */
+  | { readonly kind: 'local'; readonly from: string };
 
 /** What a URL written in some folder means; equal for every file of that folder. */
 type Meaning =
@@ -44,20 +57,31 @@ export function judgeReferences(files: readonly SiteFile[], index: SiteIndex): R
   const violations: Violation[] = [];
   const fates = new Map<string, (UrlFate | undefined)[]>();
   const referenced = new Set<string>();
+  const rebased = new Set<string>();
   const byPath = new Map(files.map((file) => [file.path, file]));
   // Sites repeat their URLs (navigation, logos, style sheets) on every page of a folder.
   const meaningsByFolder = new Map<string, Map<string, Meaning>>();
   for (const file of files) {
-    const folder = file.path.slice(0, file.path.lastIndexOf('/') + 1);
+    const base = baseOf(file, violations);
+    if (base.kind === 'local') rebased.add(file.path);
+    const from = base.kind === 'local' ? base.from : file.path;
+    const folder = from.slice(0, from.lastIndexOf('/') + 1);
     let meanings = meaningsByFolder.get(folder);
     if (meanings === undefined)
       meaningsByFolder.set(folder, (meanings = new Map<string, Meaning>()));
     const fileFates = new Array<UrlFate | undefined>(file.urls.length);
     fates.set(file.path, fileFates);
     file.urls.forEach((url, i) => {
+      if (base.kind === 'external' && isRelativeReference(url.url)) {
+        if (url.role === 'load') {
+          const message = `${externalMessage(url)} Its <base href="${base.href}"> resolves relative URLs there.`;
+          violations.push(violation('site.external', { ...place(file, url), message }));
+        }
+        return;
+      }
       let meaning = meanings.get(url.url);
       if (meaning === undefined) {
-        meaning = resolveMeaning(url.url, file.path, index, byPath);
+        meaning = resolveMeaning(url.url, from, index, byPath);
         meanings.set(url.url, meaning);
       }
       if (meaning.kind === 'file') {
@@ -81,7 +105,37 @@ export function judgeReferences(files: readonly SiteFile[], index: SiteIndex): R
       }
     });
   }
-  return { violations, fates, referenced };
+  return { violations, fates, referenced, rebased };
+}
+
+/**
+ * A page's base, read as the links check reads it (a base that is empty, a fragment or of a
+ * scheme without a path changes nothing). A base that leaves the site or cannot be decoded is
+ * `site.missing` (the links check: `links.outside`, `links.missing`); its page's URLs are then
+ * judged from the page itself.
+ */
+function baseOf(file: SiteFile, violations: Violation[]): Base {
+  const base = file.page?.base;
+  if (base === undefined) return { kind: 'none' };
+  const resolved = resolveReference(base.href, file.path);
+  switch (resolved.kind) {
+    case 'none':
+      return { kind: 'none' };
+    case 'external':
+      return { kind: 'external', href: base.href };
+    case 'local':
+      return { kind: 'local', from: resolved.path };
+    case 'outside':
+    case 'malformed': {
+      const line = lineOf(file.text ?? '', base.index);
+      const where = resolved.kind === 'outside' ? 'outside the site' : 'to no path (bad encoding)';
+      const message = `<base href="${base.href}"> points ${where}: the page's relative URLs would resolve there.`;
+      violations.push(
+        violation('site.missing', { path: file.input, line, actual: base.href, message }),
+      );
+      return { kind: 'none' };
+    }
+  }
 }
 
 function resolveMeaning(

@@ -1,3 +1,4 @@
+import { cssUrlText } from './css.js';
 import type { PageUrl, Span, UrlHolder } from './html.js';
 import type { UrlFate } from './references.js';
 import { resolveUrl, urlBetween } from './urls.js';
@@ -11,14 +12,16 @@ export interface Edit extends Span {
  * The edits that make a file's URLs right in the project: links to missing files unwrapped,
  * references to moved files (or from a moved file) rewritten in the style they were written.
  * `names` maps site paths to project paths; the file moves from site path `from` to `at`.
+ * `rebased`: its URLs were resolved against a `<base href>`, which the conversion removes, so
+ * each is rewritten unless it also means its target from the page itself.
  */
 export function urlEdits(
   urls: readonly PageUrl[],
   fates: readonly (UrlFate | undefined)[],
   names: ReadonlyMap<string, string>,
-  move: { readonly from: string; readonly at: string },
+  move: { readonly from: string; readonly at: string; readonly rebased?: boolean },
 ): Edit[] {
-  const { from, at } = move;
+  const { from, at, rebased = false } = move;
   const edits: Edit[] = [];
   const byAttribute = new Map<UrlHolder, Edit[]>();
   for (let i = 0; i < urls.length; i++) {
@@ -31,9 +34,11 @@ export function urlEdits(
     }
     const target = names.get(fate.path);
     if (target === undefined) continue;
-    if (fate.exact && from === at && target === fate.path) continue;
+    if (fate.exact && from === at && target === fate.path && !rebased) continue;
     if (stillResolves(url.url, at, target)) continue;
-    const text = urlBetween(at, target, fate);
+    const written = urlBetween(at, target, fate);
+    const inCss = url.holder.kind === 'text' || url.holder.name === 'style';
+    const text = inCss ? cssUrlText(written) : written;
     if (url.holder.kind === 'text') {
       const offset = url.holder.offset;
       edits.push({ start: offset + url.at.start, end: offset + url.at.end, text });

@@ -1,3 +1,5 @@
+import { cleanUrl, resolveReference } from '../checks/html/resolve.js';
+
 /** What a URL written in a page or style sheet points at. */
 export type UrlTarget =
   /** Nothing to check: empty, fragment or query only, `data:`, `mailto:`, `javascript:`… */
@@ -16,56 +18,29 @@ export type UrlTarget =
       readonly suffix: string;
     };
 
-const schemeless = /^[a-z][a-z0-9+.-]*:/i;
-const inertSchemes = new Set(['data', 'mailto', 'tel', 'sms', 'javascript', 'about', 'blob']);
-
-/** Classifies `raw` as written in the file at site path `from` (HTML attribute values trimmed). */
+/**
+ * Classifies `raw` as written in the file at site path `from` (or, under a `<base href>`, at the
+ * path the base resolves to), as the links check reads it: tabs and newlines dropped, `\` read
+ * as `/`, percent-encoding decoded.
+ */
 export function resolveUrl(raw: string, from: string): UrlTarget {
-  const url = raw.trim();
-  if (url === '' || url.startsWith('#') || url.startsWith('?')) return { kind: 'none' };
-  if (url.startsWith('//') || url.startsWith('\\\\')) return { kind: 'external' };
-  const scheme = schemeless.exec(url);
-  if (scheme) {
-    const name = scheme[0].slice(0, -1).toLowerCase();
-    return inertSchemes.has(name) ? { kind: 'none' } : { kind: 'external' };
-  }
+  const resolved = resolveReference(raw, from);
+  if (resolved.kind === 'none' || resolved.kind === 'external') return { kind: resolved.kind };
+  const url = cleanUrl(raw);
   const cut = url.search(/[?#]/);
-  const written = cut < 0 ? url : url.slice(0, cut);
   const suffix = cut < 0 ? '' : url.slice(cut);
-  const absolute = written.startsWith('/');
-  const segments = absolute ? [] : folderOf(from);
-  const parts = written.split('/');
-  for (const part of parts) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      if (segments.pop() === undefined)
-        return { kind: 'local', path: undefined, folder: false, absolute, suffix };
-      continue;
-    }
-    const decoded = decodeSegment(part);
-    if (decoded === undefined)
-      return { kind: 'local', path: undefined, folder: false, absolute, suffix };
-    segments.push(decoded);
-  }
-  const last = parts[parts.length - 1];
-  const folder = last === '' || last === '.' || last === '..';
-  return { kind: 'local', path: segments.join('/'), folder, absolute, suffix };
+  const absolute = url.startsWith('/') || url.startsWith('\\');
+  if (resolved.kind !== 'local')
+    return { kind: 'local', path: undefined, folder: false, absolute, suffix };
+  const folder = resolved.path === '' || resolved.path.endsWith('/');
+  const path = folder && resolved.path !== '' ? resolved.path.slice(0, -1) : resolved.path;
+  return { kind: 'local', path, folder, absolute, suffix };
 }
 
 function folderOf(path: string): string[] {
   const segments = path.split('/');
   segments.pop();
   return segments;
-}
-
-/** A percent-decoded segment; undefined when the encoding is broken (nothing can match it). */
-function decodeSegment(segment: string): string | undefined {
-  if (!segment.includes('%')) return segment;
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
 }
 
 /**

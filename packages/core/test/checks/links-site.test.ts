@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkFolder, convertSite } from '@galley/core';
+import { checkFolder, convertSite, type Folder } from '@galley/core';
 import { folderOf, png } from './fixtures.js';
 
-// Plain-site conversion (decisions §5) reads URLs with its own scanner (src/site/css.ts, html.ts);
-// the server checks the folder it produces again (apps/server folder-state.ts). These tests pin
-// what reaches a project through that path for the loads the links check learnt to see.
+// Plain-site conversion (decisions §5) reads CSS with the links check's tokenizer and resolves
+// URLs with its resolver, against the page's `<base href>` as the check does; the server checks
+// the folder it produces again (apps/server folder-state.ts). These tests pin what reaches a
+// project through that path for the loads the links check sees.
 
 const page = (head: string, body = '') =>
   `<!doctype html><html><head><meta charset="utf-8"><title>T</title>${head}</head><body>${body}</body></html>`;
@@ -42,19 +43,131 @@ describe('plain sites and the loads the links check reads', () => {
     expect(externalFindings(files)).not.toEqual([]);
   });
 
-  // Known gap, to be fixed in src/site (not here): conversion does not see these loads itself,
-  // so the server refuses the site with `links.external` rather than `site.external`. When the
-  // site scanner is fixed these turn red: make them plain `it`.
-  it.fails.each(Object.entries(externalSites))('%s is site.external', (_, files) => {
+  it.each(Object.entries(externalSites))('%s is site.external', (_, files) => {
     const result = convertSite(folderOf(files));
     expect(result.ok ? [] : result.report.violations.map((v) => v.code)).toContain('site.external');
   });
 
-  it.fails('a local <base href> is what relative URLs resolve against', () => {
+  it('a local <base href> is what relative URLs resolve against', () => {
     const files = {
       'index.html': page('<base href="img/">', '<img src="a.png" alt="">'),
       'img/a.png': png(1, 1),
     };
     expect(convertSite(folderOf(files)).ok).toBe(true);
+  });
+});
+
+const decoder = new TextDecoder();
+const textOf = (folder: Folder, path: string) => decoder.decode(folder.get(path));
+
+/** A conversion that succeeds and whose folder passes every folder check; its folder. */
+function convertedFolder(files: Record<string, string | Uint8Array>): Folder {
+  const result = convertSite(folderOf(files));
+  if (!result.ok) return expect.fail(JSON.stringify(result.report.violations));
+  expect(checkFolder(result.folder).violations).toEqual([]);
+  return result.folder;
+}
+
+describe('a local <base href>: the page is rewritten to resolve from itself', () => {
+  it('removes the base and rewrites every URL it changed, in HTML and CSS alike', () => {
+    const body =
+      '<img src="a.png" srcset="a.png 1x, ../B.PNG 2x" alt=""><p style="background:url(a.png)">x</p>' +
+      '<style>p{background:u\\72l( a.png )}</style><a href="../about.html#team">about</a>' +
+      '<a href="gone.html">gone</a><a href="#top">top</a><a href="/index.html">home</a>';
+    const folder = convertedFolder({
+      'index.html': page('<base href="img/">', body),
+      'img/a.png': png(1, 1),
+      'B.PNG': png(1, 1),
+      'about.html': page(''),
+    });
+    expect(textOf(folder, 'index.html')).toBe(
+      page(
+        '<base>',
+        '<img src="img/a.png" srcset="img/a.png 1x, b.png 2x" alt=""><p style="background:url(img/a.png)">x</p>' +
+          '<style>p{background:u\\72l( img/a.png )}</style><a href="about.html#team">about</a>' +
+          'gone<a href="#top">top</a><a href="/index.html">home</a>',
+      ),
+    );
+  });
+
+  it('keeps a target, removes every href (the next base would count), in a subfolder too', () => {
+    const folder = convertedFolder({
+      'index.html': page(''),
+      'blog/post.html': page(
+        '<base target="_blank" href="/assets/">\n<base href="elsewhere/">',
+        '<img src="a.png" alt="">',
+      ),
+      'assets/a.png': png(1, 1),
+    });
+    expect(textOf(folder, 'blog/post.html')).toBe(
+      page('<base target="_blank">\n<base>', '<img src="../assets/a.png" alt="">'),
+    );
+  });
+
+  it('reports a load missing under the base as site.missing', () => {
+    const result = convertSite(
+      folderOf({
+        'index.html': page('<base href="img/">', '<img src="a.png" alt="">'),
+        'a.png': png(1, 1),
+      }),
+    );
+    expect(result.ok ? [] : result.report.violations.map((v) => [v.code, v.actual])).toEqual([
+      ['site.missing', 'a.png'],
+    ]);
+  });
+
+  it('refuses a base that leaves the site (site.missing at the base), as links refuses it', () => {
+    const result = convertSite(
+      folderOf({
+        'index.html': page('<base href="../">', '<img src="a.png" alt="">'),
+        'a.png': png(1, 1),
+      }),
+    );
+    expect(result.ok ? [] : result.report.violations.map((v) => [v.code, v.actual])).toEqual([
+      ['site.missing', '../'],
+    ]);
+  });
+
+  it('leaves the page as it is when its first base changes nothing (the next one does not count)', () => {
+    const head = '<base href=""><base href="img/">';
+    const folder = convertedFolder({
+      'index.html': page(head, '<img src="a.png" alt="">'),
+      'a.png': png(1, 1),
+    });
+    expect(textOf(folder, 'index.html')).toBe(page(head, '<img src="a.png" alt="">'));
+  });
+});
+
+describe('an external <base href>', () => {
+  it('makes every relative load external, each one reported', () => {
+    const result = convertSite(
+      folderOf({
+        'index.html': page(
+          '<base href="https://cdn.example/">',
+          '<img src="a.png" alt=""><img src="/b.png" alt=""><img src="data:image/png;base64,AA==" alt="">',
+        ),
+        'a.png': png(1, 1),
+        'b.png': png(1, 1),
+      }),
+    );
+    expect(result.ok ? [] : result.report.violations.map((v) => [v.code, v.actual])).toEqual([
+      ['site.external', '/b.png'],
+      ['site.external', 'a.png'],
+    ]);
+  });
+
+  it('lets links to it be: the page converts with its base', () => {
+    const html = page('<base href="https://example.org/">', '<a href="gone.html">there</a>');
+    const folder = convertedFolder({ 'index.html': html });
+    expect(textOf(folder, 'index.html')).toBe(html);
+  });
+});
+
+describe('URLs read as the links check reads them', () => {
+  it('drops tabs and newlines and reads \\ as /', () => {
+    convertedFolder({
+      'index.html': page('', '<img src="img\\a.png" alt=""><img src="im\tg/\na.png" alt="">'),
+      'img/a.png': png(1, 1),
+    });
   });
 });

@@ -128,6 +128,27 @@ describe('site.renamed: files renamed to satisfy names, every reference rewritte
     expect([...again.folder.keys()]).toEqual([...first.folder.keys()]);
   });
 
+  it('rewrites only the URL text of CSS, read as the links check reads it', () => {
+    // Escaped `url(` and `@import`, image-set() strings, comments and strings that only look like
+    // references; a query that needs escaping where the new URL is written.
+    const css = (logo: string, fonts: string) =>
+      `@\\69mport '${fonts}';\n/* url(Logo.PNG) */ a::after { content: "url(Logo.PNG)" }\n` +
+      `.x { background: u\\72l(  ${logo}  ) }\n` +
+      `.y { background: image-set("${logo}" 1x, '${logo}' 2x) }\n` +
+      `.z { background: url(${logo.replace('Logo.PNG', 'Logo\\.PNG')}?a\\)b) }\n`;
+    const result = converted(
+      convertSite(
+        folderOf({
+          'index.html': page('Home', '<link rel="stylesheet" href="CSS/Main.css">'),
+          'CSS/Main.css': css('../Logo.PNG', 'Fonts.css'),
+          'CSS/Fonts.css': 'p{color:red}',
+          'Logo.PNG': png,
+        }),
+      ),
+    );
+    expect(textOf(result.folder, 'css/main.css')).toBe(css('../logo.png', 'fonts.css'));
+  });
+
   it('keeps references that still resolve untouched, byte for byte', () => {
     const source = page('Home', "<img src='./a.png' alt=x><img SRC=a.png>");
     const result = converted(convertSite(folderOf({ 'index.html': source, 'a.png': png })));

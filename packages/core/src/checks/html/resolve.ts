@@ -23,7 +23,7 @@ export function directoryOf(path: string): string {
  * A URL as the URL parser reads it: tabs and newlines removed anywhere, C0 controls and spaces
  * (and, to be safe, other white space) trimmed from both ends.
  */
-function cleanUrl(raw: string): string {
+export function cleanUrl(raw: string): string {
   const url = /[\t\n\r]/.test(raw) ? raw.replace(/[\t\n\r]/g, '') : raw;
   let start = 0;
   let end = url.length;
