@@ -9,7 +9,8 @@ import type { AuthState } from './context.js';
 import { authOf, sessionAuthOf, setAuthState } from './context.js';
 
 export const SESSION_COOKIE = 'galley_session';
-const BEARER = /^Bearer ([!-~]+)$/i;
+/** RFC 6750 §2.1: the scheme (any case), one or more spaces, the token. */
+const BEARER = /^Bearer +([!-~]+)$/i;
 
 /**
  * Resolves the caller from `Authorization: Bearer` (first) or the screen session cookie, and

@@ -39,6 +39,21 @@ describe('bearer tokens', () => {
     );
   });
 
+  it('reads the scheme in any case, with one or more spaces before the token (RFC 6750)', async () => {
+    for (const authorization of [
+      `Bearer ${s.token}`,
+      `bearer  ${s.token}`,
+      `BEARER   ${s.token}`,
+    ]) {
+      const res = await fetch(`${s.url}/api/v1/projects`, { headers: { authorization } });
+      expect([authorization.slice(0, 9), res.status]).toEqual([authorization.slice(0, 9), 200]);
+    }
+    await expectUnauthorized(
+      await fetch(`${s.url}/api/v1/projects`, { headers: { authorization: `Bearer\t${s.token}` } }),
+      /malformed/,
+    );
+  });
+
   it('401 when the token is unknown', async () => {
     await expectUnauthorized(
       await fetch(`${s.url}/api/v2/assets`, { headers: bearer(`glly_${'x'.repeat(43)}`) }),
