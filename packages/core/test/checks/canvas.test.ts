@@ -134,6 +134,13 @@ describe('canvas check', () => {
     expect(project('social', {}, '').violations).toEqual([
       expect.objectContaining({ code: 'canvas.viewport_missing' }),
     ]);
+    // Of two declarations, a browser applies the last.
+    const right = viewport('width=1080, height=1080');
+    const other = viewport('width=1, height=1');
+    expect(project('social', {}, right + other).violations).toEqual([
+      expect.objectContaining({ code: 'canvas.viewport', actual: { width: 1, height: 1 } }),
+    ]);
+    expect(project('social', {}, other + right).checks.canvas).toBe('passed');
   });
 
   it('does not apply to the web medium', () => {

@@ -104,7 +104,8 @@ export function readPage(text: string): PageFacts {
         if (firstWithId.has(id)) duplicateIds.push({ node, id });
         else firstWithId.set(id, node);
       }
-      if (name === 'meta' && viewport === undefined && attribs.name?.toLowerCase() === 'viewport')
+      // The last viewport declaration is the one a browser applies.
+      if (name === 'meta' && attribs.name?.toLowerCase() === 'viewport')
         viewport = { node, content: attribs.content ?? '' };
       if (name === 'base' && base === undefined && attribs.href !== undefined)
         base = { node, href: attribs.href };
