@@ -246,6 +246,37 @@ function bindControls(editor: Editor): void {
   byId('draft-undo').addEventListener('click', () => void step(editor, 'undo'));
   byId('draft-redo').addEventListener('click', () => void step(editor, 'redo'));
   byId('save-page').addEventListener('click', () => void save(editor));
+  byId('restart-draft').addEventListener('click', () => void restart(editor));
+}
+
+/** The page was saved elsewhere since this draft's base: the draft can never be saved. */
+function isRevisionConflict(failure: Failure): boolean {
+  return (
+    failure.kind === 'http' &&
+    failure.status === 409 &&
+    failure.problem.code === 'revision_conflict'
+  );
+}
+
+/** After a revision conflict: say so, and offer to discard the draft and open one anew. */
+function offerRestart(editor: Editor, failure: Failure): void {
+  say(
+    editor.result,
+    `${failureText(failure)} Someone saved this page meanwhile, so this draft cannot be saved.`,
+    'error',
+  );
+  byId('restart-draft').hidden = false;
+}
+
+async function restart(editor: Editor): Promise<void> {
+  const lib = library();
+  const discarded = await lib.attempt(() => editor.client.v1.discardDraft(editor.page.id));
+  if (!discarded.ok) return failed(editor, discarded.failure);
+  byId('restart-draft').hidden = true;
+  editor.draft = null;
+  editor.problems = null;
+  await onLock(editor, { kind: 'held' });
+  say(editor.result, 'Started again from the saved page.', 'ok');
 }
 
 async function applyForm(editor: Editor, form: HTMLFormElement): Promise<void> {
@@ -291,6 +322,7 @@ async function save(editor: Editor): Promise<void> {
       render(editor);
       byId('violations').focus();
     }
+    if (isRevisionConflict(saved.failure)) return offerRestart(editor, saved.failure);
     return failed(editor, saved.failure);
   }
   editor.problems = null;

@@ -82,6 +82,9 @@ export function editorBody({ projectId, csrfToken, previewBase }: EditorPage): S
           <button type="button" id="draft-redo">Redo</button>
           <button type="button" id="save-page" class="primary">Save</button>
           <span id="edit-result" role="status" aria-live="polite"></span>
+          <button type="button" id="restart-draft" hidden>
+            Drop my changes and start again from the saved page
+          </button>
         </p>
       </fieldset>
       <div class="editor">

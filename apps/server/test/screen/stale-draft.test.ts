@@ -1,0 +1,111 @@
+// A draft left unsaved while another client saved the same page can never be saved: the editor
+// says so and offers to start again from the saved page (found by a black-box audit, where the
+// only way out was a new tab).
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { logIn, startScreenTest, whyNoChromium } from './screen-harness.js';
+import type { ScreenTest } from './screen-harness.js';
+import { plainSiteZip } from './site-fixtures.js';
+
+const why = whyNoChromium();
+if (why) console.warn(`skipped: ${why}`);
+
+describe.skipIf(!!why)('screen: a draft overtaken by another client’s save', () => {
+  let t: ScreenTest;
+  beforeAll(async () => {
+    t = await startScreenTest();
+  });
+  afterAll(() => t?.close());
+
+  /** A call of the editing interface as an agent with its own X-Editor-Client. */
+  const agent = async (method: string, path: string, json?: unknown) => {
+    const res = await fetch(`${t.server.url}/api/v1${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${t.server.token}`,
+        'x-editor-client': 'agent-9',
+        ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+    });
+    expect([method, path, res.status]).toEqual([method, path, method === 'DELETE' ? 204 : 200]);
+    return res.status === 204 ? undefined : ((await res.json()) as Record<string, unknown>);
+  };
+
+  it('offers to drop the draft and start again from the saved page', async () => {
+    const form = new FormData();
+    form.set('zip', new Blob([plainSiteZip()]), 'site.zip');
+    const created = await fetch(`${t.server.url}/api/v1/projects/folder`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.server.token}`, 'x-editor-client': 'setup' },
+      body: form,
+    });
+    const project = (await created.json()) as { id: string };
+    const pages = (await agent('GET', `/projects/${project.id}/pages`)) as {
+      pages: Array<{ id: string; file: string }>;
+    };
+    const index = pages.pages.find((p) => p.file === 'index.html')!.id;
+    const outlineHas = (id: string) =>
+      page.locator('#outline button', { hasText: `#${id}` }).count();
+
+    const { page } = await t.person();
+    await logIn(page, t.server.url, t.server.account.email, t.server.password);
+    const editorUrl = `${t.server.url}/projects/${project.id}/edit?page=${index}`;
+    const editing = async () => {
+      await page.goto(editorUrl);
+      await expect
+        .poll(() => page.locator('#lock-status').textContent())
+        .toContain('You are editing');
+      await expect.poll(() => page.locator('#edit-controls').getAttribute('disabled')).toBeNull();
+    };
+
+    // An unsaved change, then the person leaves the editor (the lock is released).
+    await editing();
+    await page.locator('#op-insert-parent').fill('#content');
+    await page.locator('#op-insert-html').fill('<p id="unsaved">Not saved yet.</p>');
+    await page.getByRole('button', { name: 'Insert', exact: true }).click();
+    await expect.poll(() => outlineHas('unsaved')).toBe(1);
+    await page.goto(`${t.server.url}/projects/${project.id}`);
+
+    // Meanwhile an agent changes and saves the same page.
+    await agent('PUT', `/projects/${project.id}/lock`, { kind: 'agent', label: 'bot' });
+    const draft = (await agent('GET', `/pages/${index}/draft`)) as { draft_token: string };
+    const operated = (await agent('POST', `/pages/${index}/operations`, {
+      draft_token: draft.draft_token,
+      operation: { kind: 'remove', target: '#intro' },
+    })) as { draft_token: string };
+    await agent('PUT', `/pages/${index}/operations`, {
+      draft_token: operated.draft_token,
+      commit_id: randomUUID(),
+    });
+    await agent('DELETE', `/projects/${project.id}/lock`);
+
+    // Back in the editor (same tab, same client): the old draft cannot be saved.
+    await editing();
+    await expect.poll(() => outlineHas('unsaved')).toBe(1);
+    const restart = page.getByRole('button', { name: /start again from the saved page/ });
+    expect(await restart.isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect
+      .poll(() => page.locator('#edit-result').textContent())
+      .toContain('Someone saved this page meanwhile');
+    await expect.poll(() => restart.isVisible()).toBe(true);
+
+    // Starting again shows the saved page (the agent's change, not the dropped draft) and saves.
+    await restart.click();
+    await expect
+      .poll(() => page.locator('#edit-result').textContent())
+      .toBe('Started again from the saved page.');
+    await expect.poll(() => outlineHas('unsaved')).toBe(0);
+    expect(await outlineHas('intro')).toBe(0);
+    expect(await restart.isVisible()).toBe(false);
+    await page.locator('#op-insert-parent').fill('#content');
+    await page.locator('#op-insert-html').fill('<p id="again">Saved this time.</p>');
+    await page.getByRole('button', { name: 'Insert', exact: true }).click();
+    await expect.poll(() => outlineHas('again')).toBe(1);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect
+      .poll(() => page.locator('#edit-result').textContent())
+      .toMatch(/^Saved as revision \d+\.$/);
+  });
+});
