@@ -28,8 +28,13 @@ export function describeFailure(failure: Failure): string {
       return failure.errors.map((e) => e.message).join(' ');
     case 'checks':
       return `${failure.report.violations.length} problem(s) block the save.`;
-    case 'http':
-      return failure.problem.detail || `${failure.status} ${failure.problem.title}`;
+    case 'http': {
+      const said = failure.problem.detail || `${failure.status} ${failure.problem.title}`;
+      // Another client's lock: say that nothing was done, and that it can be tried again.
+      return failure.status === 423
+        ? `Not done: ${said} Try again once the lock is released.`
+        : said;
+    }
     case 'network':
       return `The service could not be reached (${failure.message}).`;
   }

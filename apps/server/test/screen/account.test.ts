@@ -62,6 +62,9 @@ describe.skipIf(!!why)('screen: log in, API tokens, log out', () => {
 
     await row.getByRole('button', { name: /Revoke/ }).click();
     await expect.poll(() => row.textContent()).toContain('revoked');
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'Revoked' }).textContent())
+      .toBe('Revoked: that token no longer opens anything.');
     const revoked = await fetch(`${t.server.url}/api/v1/nothing`, {
       headers: { authorization: `Bearer ${token}` },
     });

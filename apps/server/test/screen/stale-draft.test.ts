@@ -10,7 +10,7 @@ import { plainSiteZip } from './site-fixtures.js';
 const why = whyNoChromium();
 if (why) console.warn(`skipped: ${why}`);
 
-describe.skipIf(!!why)('screen: a draft overtaken by another client’s save', () => {
+describe.skipIf(!!why)('screen: other clients’ saves and locks', () => {
   let t: ScreenTest;
   beforeAll(async () => {
     t = await startScreenTest();
@@ -107,5 +107,21 @@ describe.skipIf(!!why)('screen: a draft overtaken by another client’s save', (
     await expect
       .poll(() => page.locator('#edit-result').textContent())
       .toMatch(/^Saved as revision \d+\.$/);
+
+    // An editor asked for a page the project does not have says so, and edits nothing else.
+    await page.goto(`${t.server.url}/projects/${project.id}/edit?page=pg_nosuchpage`);
+    await expect
+      .poll(() => page.locator('#lock-status').textContent())
+      .toBe('This project has no such page.');
+    expect(await page.locator('#editor-body').isHidden()).toBe(true);
+
+    // Under an agent's lock, a refused confirmation says that nothing was done.
+    await agent('PUT', `/projects/${project.id}/lock`, { kind: 'agent', label: 'bot' });
+    await page.goto(`${t.server.url}/projects/${project.id}`);
+    await page.getByRole('button', { name: /^Confirm revision/ }).click();
+    await expect
+      .poll(() => page.getByRole('alert').filter({ hasText: 'Not done' }).textContent())
+      .toMatch(/^Not done: .* is editing \(bot\)\. Try again once the lock is released\.$/);
+    await agent('DELETE', `/projects/${project.id}/lock`);
   });
 });

@@ -66,7 +66,8 @@ export function startTokens(): void {
       'DELETE',
       `/auth/tokens/${encodeURIComponent(button.dataset.tokenId ?? '')}`,
     ).then(async (answer) => {
-      if (!answer.ok) say(error, failureText(answer.failure), 'error');
+      say(error, answer.ok ? '' : failureText(answer.failure), answer.ok ? '' : 'error');
+      say(byId('token-result'), answer.ok ? 'Revoked: that token no longer opens anything.' : '');
       await refreshRegion('token-list');
     });
   });

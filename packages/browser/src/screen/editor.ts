@@ -53,8 +53,10 @@ export async function startEditor(): Promise<void> {
   const first = await library().attempt(() => client.v1.listPages(projectId, { per_page: 200 }));
   if (!first.ok) return stop(failureLine(first.failure));
   const pages = await allPages<Page, 'pages'>(client, first.value, 'pages');
-  const page = pages.find((p) => p.id === wanted) ?? pages[0];
-  if (!page) return stop('This project has no pages.');
+  const page = wanted ? pages.find((p) => p.id === wanted) : pages[0];
+  if (!page) {
+    return stop(wanted ? 'This project has no such page.' : 'This project has no pages.');
+  }
   choosePage(pages, page);
   // The preview document sits at the page's own path, so its relative links reach its files.
   const previewForm = byId<HTMLFormElement>('preview-form');

@@ -93,6 +93,7 @@ export function tokensBody(tokens: readonly TokenRecord[], now: Date): SafeHtml 
         </p>
       </div>
       <p id="token-error" class="error" role="alert" hidden></p>
+      <p id="token-result" role="status" hidden></p>
     </section>
     <section aria-labelledby="tokens-heading" class="card">
       <h2 id="tokens-heading">Tokens</h2>
