@@ -182,6 +182,42 @@ describe('galley pull', () => {
     }
   });
 
+  it('a refusal in odd words (a proxy page, line breaks, no fields) is still one line', async () => {
+    const answers: Array<[number, Record<string, string>, string, RegExp]> = [
+      [
+        502,
+        { 'content-type': 'text/html' },
+        `<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>${'x'.repeat(500)}</body>\r\n</html>\r\n`,
+        /^galley: 502 http_error: <html> <head><title>502 Bad Gateway<\/title><\/head> <body>x+…\n$/,
+      ],
+      [
+        403,
+        { 'content-type': 'application/problem+json' },
+        JSON.stringify({ status: 403, code: 'forbidden', detail: 'line one\nline two' }),
+        /^galley: not allowed \(403 forbidden\): line one line two\n$/,
+      ],
+      [
+        500,
+        { 'content-type': 'application/problem+json' },
+        JSON.stringify({ status: 500, title: 'Broken' }),
+        /^galley: 500 error: Broken\n$/,
+      ],
+    ];
+    for (const [status, headers, body, line] of answers) {
+      const fake = await fakeService((_req, res) => res.writeHead(status, headers).end(body));
+      try {
+        const run = await galley(['pull', project.id, '-o', join(out, 'odd.zip')], {
+          env: { ...env, GALLEY_SERVER: fake.url },
+        });
+        expect(run.code).toBe(1);
+        expect(oneErrorLine(run)).toBe(true);
+        expect(run.stderr).toMatch(line);
+      } finally {
+        await fake.close();
+      }
+    }
+  });
+
   it('a service that accepts but never answers: a timeout, exit 1, nothing written', async () => {
     const silent = await fakeService(() => undefined); // takes the request, never answers
     const stalled = await fakeService((_req, res) => {

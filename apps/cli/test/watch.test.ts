@@ -7,7 +7,13 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { v1 } from '@galley/core';
-import { directoryOf, galley, removeDirectory, spawnGalley } from './support/galley.js';
+import {
+  directoryOf,
+  galley,
+  oneErrorLine,
+  removeDirectory,
+  spawnGalley,
+} from './support/galley.js';
 import { createProject, renameProject, screenSession, startServer } from './support/server.js';
 import type { Screen, TestServer } from './support/server.js';
 
@@ -318,5 +324,23 @@ describe('galley watch', () => {
     const noInto = await galley(['watch', project.id], { env });
     expect(noInto.code).toBe(2);
     expect(noInto.stderr).toContain("required option '--into <dir>' not specified");
+    // A folder that cannot be made (under /proc, where Node's recursive mkdir loops for ever),
+    // under a file, or no folder at all: one line, exit 2, at once.
+    const file = join(into, 'a-file');
+    await writeFile(file, 'x');
+    const underProc: Array<[string, RegExp]> =
+      process.platform === 'linux'
+        ? [['/proc/galley-watch-test/deeper', /cannot make the folder \/proc\/galley-watch-test/]]
+        : [];
+    for (const [dir, reason] of [
+      ...underProc,
+      [join(file, 'inside'), /cannot make the folder .*a-file\/inside/],
+      ['', /--into is empty/],
+    ] as Array<[string, RegExp]>) {
+      const run = await galley(['watch', project.id, '--into', dir, '--once'], { env });
+      expect([dir, run.code]).toEqual([dir, 2]);
+      expect(oneErrorLine(run)).toBe(true);
+      expect(run.stderr).toMatch(reason);
+    }
   });
 });

@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError } from 'commander';
@@ -6,7 +5,7 @@ import type { Command } from 'commander';
 import type { v1 } from '@galley/core';
 import type { CliIo } from '../io.js';
 import { CommandFailure, exitCodes, InputError, runCommand } from '../lib/exit.js';
-import { sha256Hex, writeFileAtomically } from '../lib/files.js';
+import { makeFolder, sha256Hex, writeFileAtomically } from '../lib/files.js';
 import { ImportedRecord } from '../lib/imported.js';
 import { progressOn } from '../lib/progress.js';
 import { connect, ownUrl, request, withRemoteOptions } from '../lib/remote.js';
@@ -131,9 +130,10 @@ export function registerWatch(program: Command, io: CliIo): void {
       runCommand(io, async () => {
         if (!/^[A-Za-z0-9._-]+$/.test(project))
           throw new InputError('invalid_option', `${project} is not a project id (prj_…)`);
+        if (opts.into === '') throw new InputError('invalid_option', '--into is empty');
         const stop = new AbortController();
         const remote = connect(opts, io.env, stop.signal);
-        await mkdir(opts.into, { recursive: true }).catch((error: Error) => {
+        await makeFolder(opts.into).catch((error: Error) => {
           throw new InputError(
             'unreadable',
             `cannot make the folder ${opts.into}: ${error.message}`,

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { open, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join, sep } from 'node:path';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { writeZip, zipDeflateLevel } from '@galley/core';
 import type { Folder } from '@galley/core';
@@ -75,4 +75,34 @@ const deflate = (data: Uint8Array): Uint8Array => deflateRawSync(data, { level: 
 /** The deterministic folder ZIP (decisions §4), the bytes the server exports for this folder. */
 export function zipFolder(folder: Folder): Uint8Array {
   return writeZip(folder, { deflate });
+}
+
+/**
+ * Makes the folder `path` and any missing folders above it, one level at a time from the nearest
+ * one that exists. Node's own `mkdir(path, {recursive: true})` loops for ever where the system
+ * refuses every new name without saying why (under /proc, say): here such a refusal is an error.
+ */
+export async function makeFolder(path: string): Promise<void> {
+  const missing: string[] = [];
+  let at = resolve(path);
+  for (;;) {
+    const found = await stat(at).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (found) {
+      if (!found.isDirectory())
+        throw Object.assign(new Error(`${at} is not a folder`), { code: 'ENOTDIR' });
+      break;
+    }
+    missing.push(at);
+    const parent = dirname(at);
+    if (parent === at) break;
+    at = parent;
+  }
+  for (const folder of missing.reverse()) {
+    await mkdir(folder).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
+  }
 }

@@ -208,17 +208,37 @@ interface RefusalBody {
   lock?: { holder?: { name?: string }; label?: string; expires_at?: string };
 }
 
+/** Longest piece of the service's own text an error line quotes. */
+const QUOTED_MAX = 200;
+
+/**
+ * Text the service sent, fit for the one `galley:` line an error is: white space and control
+ * characters as single spaces, cut at QUOTED_MAX characters. A proxy's HTML error page or a
+ * detail with line breaks would otherwise spill over several lines.
+ */
+function quoted(text: unknown): string {
+  const said = typeof text === 'string' ? text : JSON.stringify(text ?? '');
+  // eslint-disable-next-line no-control-regex
+  const line = said.replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+  return line.length > QUOTED_MAX ? `${line.slice(0, QUOTED_MAX)}…` : line;
+}
+
 /** Why the service refused, in a sentence a person can act on. */
 function refusalText(error: GalleyApiError, what: string): string {
-  const { status, problem } = error;
-  const body = problem as typeof problem & RefusalBody;
+  const { status } = error;
+  const problem = {
+    code: quoted(error.problem.code ?? 'error'),
+    detail: quoted(error.problem.detail ?? error.problem.title ?? 'no detail given'),
+  };
+  const body = error.problem as typeof error.problem & RefusalBody;
   if (status === 401)
     return `the service refused the token (401): it is missing, expired or revoked`;
   if (status === 404) return `${what} was not found, or this account may not open it (404)`;
   if (status === 403) return `not allowed (403 ${problem.code}): ${problem.detail}`;
   if (status === 423 && body.lock) {
-    const who = body.lock.holder?.name ?? 'another client';
-    return `${what} is being edited by ${who}${body.lock.label ? ` (${body.lock.label})` : ''} until ${body.lock.expires_at ?? 'the lock expires'}; try again later (423)`;
+    const who = quoted(body.lock.holder?.name ?? 'another client');
+    const label = body.lock.label ? ` (${quoted(body.lock.label)})` : '';
+    return `${what} is being edited by ${who}${label} until ${quoted(body.lock.expires_at ?? 'the lock expires')}; try again later (423)`;
   }
   if (status === 429) return 'too many requests (429); wait a minute and try again';
   return `${status} ${problem.code}: ${problem.detail}`;
