@@ -1,7 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Kysely } from 'kysely';
-import type { ByteStore } from './bytes/byte-store.js';
 import { DiskByteStore } from './bytes/disk-byte-store.js';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
@@ -15,7 +14,7 @@ import { postgresDialect, sqliteDialect } from './dialects.js';
 import { migrateToLatest } from './migrations/migrate.js';
 import type { Repositories } from './repositories.js';
 import { createRepositories } from './repositories.js';
-import type { RepoScope, StoreKind } from './scope.js';
+import type { RepoScope } from './scope.js';
 
 export type StoreOptions =
   | { kind: 'sqlite'; dataDir: string; clock?: Clock }
@@ -54,30 +53,21 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const clock = options.clock ?? systemClock;
   let bytes: DiskByteStore;
   let db: Kysely<Database>;
-  let tokenCache: StampedCache<CachedToken>;
-  let accessReads: StampedCache<ProjectAccess | null>;
-  let editingReads: StampedCache<EditingContext | null>;
-  let writeStamp: () => Stamp | undefined;
+  // PostgreSQL has no stamps (other servers write without telling): nothing is remembered.
+  let changeStamp = (): Stamp | undefined => undefined;
+  let writeStamp = (): Stamp | undefined => undefined;
   let relaxCommits: ((relaxed: boolean) => void) | undefined;
   if (options.kind === 'sqlite') {
     await mkdir(options.dataDir, { recursive: true });
     bytes = new DiskByteStore(bytesDirOf(options.dataDir));
     const sqlite = sqliteDialect(sqliteFileOf(options.dataDir));
     db = new Kysely<Database>({ dialect: sqlite.dialect });
-    writeStamp = sqlite.writeStamp;
-    relaxCommits = sqlite.relaxCommits;
-    tokenCache = new StampedCache(sqlite.changeStamp);
-    accessReads = new StampedCache(writeStamp);
-    editingReads = new StampedCache(writeStamp);
+    ({ changeStamp, writeStamp, relaxCommits } = sqlite);
   } else {
     bytes = new DiskByteStore(options.bytesDir);
     db = new Kysely<Database>({
       dialect: postgresDialect(options.url, options.maxConnections).dialect,
     });
-    writeStamp = () => undefined;
-    tokenCache = new StampedCache(undefined);
-    accessReads = new StampedCache(undefined);
-    editingReads = new StampedCache(undefined);
   }
   try {
     await bytes.init();
@@ -91,26 +81,16 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     db,
     clock,
     bytes,
-    tokenCache,
-    accessReads,
-    editingReads,
+    tokenCache: new StampedCache<CachedToken>(changeStamp),
+    accessReads: new StampedCache<ProjectAccess | null>(writeStamp),
+    editingReads: new StampedCache<EditingContext | null>(writeStamp),
     writeStamp,
     relaxCommits,
   });
   return Object.assign(scope, { options, close: () => db.destroy() });
 }
 
-function makeScope(base: {
-  kind: StoreKind;
-  db: Kysely<Database>;
-  clock: Clock;
-  bytes: ByteStore;
-  tokenCache: StampedCache<CachedToken>;
-  accessReads: StampedCache<ProjectAccess | null>;
-  editingReads: StampedCache<EditingContext | null>;
-  writeStamp: () => Stamp | undefined;
-  relaxCommits: ((relaxed: boolean) => void) | undefined;
-}): StoreScope {
+function makeScope(base: Omit<RepoScope, 'transaction'>): StoreScope {
   const transaction = <T>(fn: (tx: StoreScope) => Promise<T>): Promise<T> => {
     if (base.db.isTransaction) return fn(full);
     return base.db.transaction().execute((trx) => fn(makeScope({ ...base, db: trx })));

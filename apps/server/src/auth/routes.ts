@@ -5,7 +5,7 @@ import { PageQuery } from '@galley/core';
 import { MAX_TOKEN_DAYS, tokenListing } from '@galley/store';
 import type { Account, TokenRecord } from '@galley/store';
 import type { Deps } from '../deps.js';
-import { decodeCursor, pageOf } from '../http/paging.js';
+import { decodeCursor, nextPageUrl, pageOf } from '../http/paging.js';
 import { parseBody, parseQuery } from '../http/parse.js';
 import { problem } from '../http/problem.js';
 import { requireAuth, requireSession, sessionCookie } from './authenticate.js';
@@ -82,10 +82,9 @@ export function authRouter({ store, config }: Deps): Router {
     const { shown, cursor } = pageOf(rows, per_page, (last) => ({
       after: [last.createdAt, last.id],
     }));
-    const next = cursor && new URLSearchParams({ per_page: String(per_page), page: cursor });
     res.json({
       tokens: shown.map(tokenListing),
-      next_page_url: next ? `${config.baseUrl}/auth/tokens?${next.toString()}` : null,
+      next_page_url: cursor && nextPageUrl(config.baseUrl, req, cursor),
     });
   });
 

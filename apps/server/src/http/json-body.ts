@@ -34,10 +34,12 @@ function newJsonParser(limitBytes: number): RequestHandler {
   });
 }
 
-/** Answered like any other unparsable body (400 `malformed_json`, see errors.ts). */
-function notUtf8(): Error {
-  return Object.assign(new Error('The body is not UTF-8.'), { type: 'entity.parse.failed' });
+/** Answered like body-parser's own parse failures (400 `malformed_json`, see errors.ts). */
+function parseFailure(message: string): Error {
+  return Object.assign(new Error(message), { type: 'entity.parse.failed' });
 }
+
+const notUtf8 = () => parseFailure('The body is not UTF-8.');
 
 /** True when the request carried a non-empty JSON body (after `jsonParser` ran). */
 export function hasJsonBody(req: Request): boolean {
@@ -98,7 +100,7 @@ function readBuffered(req: Request, limitBytes: number): boolean {
     // body-parser reads a body that held only a byte-order mark as {}.
     req.body = text === '' ? {} : (JSON.parse(text) as unknown);
   } catch {
-    throw Object.assign(new Error('The body is not valid JSON.'), { type: 'entity.parse.failed' });
+    throw parseFailure('The body is not valid JSON.');
   }
   (req as Marked)[EMPTY_BODY] = false;
   return true;

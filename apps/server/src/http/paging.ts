@@ -1,3 +1,4 @@
+import type { Request } from 'express';
 import type { z } from 'zod';
 import { unstorableFields } from './parse.js';
 import { problem } from './problem.js';
@@ -45,4 +46,14 @@ export function pageOf<R>(
   const last = shown.at(-1);
   const more = rows.length > perPage && last !== undefined;
   return { shown, cursor: more ? encodeCursor(cursorOf(last)) : null };
+}
+
+/** The absolute URL of the next page: the same query with `page` set (decisions §8). */
+export function nextPageUrl(baseUrl: string, req: Request, page: string): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(req.query)) {
+    if (name !== 'page' && typeof value === 'string') query.set(name, value);
+  }
+  query.set('page', page);
+  return `${baseUrl}${req.baseUrl}${req.path}?${query.toString()}`;
 }

@@ -227,12 +227,12 @@ export class DraftsRepository {
         entries.delete(key);
         return;
       }
+      // As the store now reads it back: the answer is the stored JSON's, not the caller's object.
       const lastAnswer = answer === null ? null : (JSON.parse(answer) as unknown);
-      const next = { ...context.draft, token: event.token, sequence: seq };
-      entries.set(key, {
-        ...context,
-        draft: { ...next, lastFingerprint: fingerprint, lastAnswer },
-      });
+      const { token } = event;
+      const lastFingerprint = fingerprint;
+      const draftNow = { ...context.draft, token, sequence: seq, lastFingerprint, lastAnswer };
+      entries.set(key, { ...context, draft: draftNow });
     };
     try {
       await relaxedWrite(

@@ -10,7 +10,8 @@ import { callerOf, readableAsset, revisionOf, visibleOwners } from '../context.j
 import type { StagedFile } from '../file-specs.js';
 import { stageBytes, stageSpecs, stageStored } from '../file-specs.js';
 import { decodeCursor, pageOf } from '../../http/paging.js';
-import { AssetCursor, nextPageUrl } from '../pages.js';
+import { nextPageUrl } from '../../http/paging.js';
+import { AssetCursor } from '../pages.js';
 import { invalidFields } from '../problems.js';
 import { assetListItem, assetBody } from '../views.js';
 import { uploadPath } from '../upload-path.js';
