@@ -108,6 +108,9 @@ describe('galley serve and the office commands', () => {
       await stop(server.child);
     await rm(data, { recursive: true, force: true });
   });
+  /** `galley tokens issue` for `email` on this data folder, with any further options. */
+  const issue = (email: string, ...more: string[]) =>
+    galley('tokens', 'issue', '--data', data, '--email', email, ...more);
 
   it('prints the office account, a one-time password and a token on first start', async () => {
     const out = server.output();
@@ -177,16 +180,7 @@ describe('galley serve and the office commands', () => {
     expect(taken.stderr).toMatch(/exists/);
     expect(taken.stdout).toBe('');
 
-    const issued = await galley(
-      'tokens',
-      'issue',
-      '--data',
-      data,
-      '--email',
-      'ben@example.org',
-      '--days',
-      '30',
-    );
+    const issued = await issue('ben@example.org', '--days', '30');
     expect(issued.code).toBe(0);
     expect(issued.stdout).toMatch(/^glly_[A-Za-z0-9_-]{43}\n$/);
     const token = issued.stdout.trim();
@@ -224,41 +218,16 @@ describe('galley serve and the office commands', () => {
     );
     expect(again.code).toBe(1);
 
-    const unknown = await galley(
-      'tokens',
-      'issue',
-      '--data',
-      data,
-      '--email',
-      'nobody@example.org',
-    );
+    const unknown = await issue('nobody@example.org');
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/no account/);
 
     // A token is valid 90 days at most: --days 90 is the longest, anything else a clear error.
-    const longest = await galley(
-      'tokens',
-      'issue',
-      '--data',
-      data,
-      '--email',
-      'ben@example.org',
-      '--days',
-      '90',
-    );
+    const longest = await issue('ben@example.org', '--days', '90');
     expect(longest.code).toBe(0);
     expect(longest.stdout).toMatch(/^glly_[A-Za-z0-9_-]{43}\n$/);
     for (const days of ['91', '365', '0', '1.5', 'ninety']) {
-      const refused = await galley(
-        'tokens',
-        'issue',
-        '--data',
-        data,
-        '--email',
-        'ben@example.org',
-        '--days',
-        days,
-      );
+      const refused = await issue('ben@example.org', '--days', days);
       expect([days, refused.code]).toEqual([days, 2]); // a usage error
       expect(refused.stderr).toMatch(
         /^galley: tokens issue: option '--days <n>'.*1 to 90 days.*\n$/,
