@@ -116,4 +116,57 @@ describe('drafts without room in memory', () => {
     expect(fresh.can_undo).toBe(false);
     expect(fresh.html).toContain('id="intro"');
   });
+
+  it('weighs the history too: a draft that outgrows the bound leaves memory, and goes on', async () => {
+    const created = await store.accounts.create({
+      email: 'b@example.org',
+      name: 'B',
+      password: 'p',
+    });
+    if (!created.ok) throw new Error('setup');
+    const { account } = created;
+    const files = new FolderFiles(store.bytes, 1 << 20);
+    const states = new RevisionStates(store, 1 << 20);
+    const project = await new ProjectChanges(store, states, files).create(account, projectFolder());
+    const pageId = (await store.projectRevisions.pageIds(project.id)).get('index.html')!;
+    const access = { project, role: 'owner' as const, page: { id: pageId, file: 'index.html' } };
+    const holder = { accountNumber: account.accountNumber, client: 'growing' };
+    const read = () => store.drafts.find(pageId, holder);
+
+    const probe = new DraftService({ store, states, files, cacheBytes: 1 << 26 });
+    let token = (await probe.open(access, holder, null)).draft_token;
+    const opened = probe.heldBytes;
+    const small = { kind: 'insert', parent: '#list', html: '<li>x</li>' } as const;
+    token = (
+      await probe.operate(access, holder, await read(), { draft_token: token, operation: small })
+    ).draft_token;
+    const perSmallOperation = probe.heldBytes - opened;
+    expect(perSmallOperation).toBeGreaterThan(0);
+
+    // Room for the opened draft and a few small operations, not for 40,000 characters of text.
+    const service = new DraftService({
+      store,
+      states,
+      files,
+      cacheBytes: opened + 4 * perSmallOperation,
+    });
+    await service.open(access, holder, await read());
+    expect(service.heldBytes).toBe(opened + perSmallOperation);
+    const big = {
+      kind: 'insert',
+      parent: '#list',
+      html: `<li id="big">${'y'.repeat(40_000)}</li>`,
+    } as const;
+    const grown = await service.operate(access, holder, await read(), {
+      draft_token: token,
+      operation: big,
+    });
+    expect([grown.result.ids, service.heldBytes]).toEqual([['big'], 0]);
+    // Rebuilt from the store on the next request, which then finds it too heavy to keep again.
+    const undone = await service.move(access, holder, await read(), 'undo');
+    expect([undone.can_undo, undone.can_redo, service.heldBytes]).toEqual([true, true, 0]);
+    const again = await service.open(access, holder, await read());
+    expect(again.html).not.toContain('id="big"');
+    expect(again.html).toContain('<li>x</li>');
+  });
 });

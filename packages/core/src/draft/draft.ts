@@ -1,6 +1,6 @@
-import type { Element } from 'domhandler';
+import type { ChildNode, Element } from 'domhandler';
 import type { z } from 'zod';
-import { forEachElement } from './dom.js';
+import { forEachElement, isElement } from './dom.js';
 import type { DraftError, Refused } from './errors.js';
 import { draftError, refused } from './errors.js';
 import { serializeHtml } from './html.js';
@@ -24,6 +24,7 @@ export class Draft {
   private readonly done: Change[] = [];
   private readonly undone: Change[] = [];
   private changes = 0;
+  private readonly created = { elements: 0, characters: 0 };
   private readonly outlines: OutlineBuilder;
   private cachedOutline: Outline | undefined;
   private cachedDepths: readonly number[] | undefined;
@@ -77,6 +78,20 @@ export class Draft {
     return this.undone.length > 0;
   }
 
+  /** The operations kept for undo and redo: the history holds each, with what it took out. */
+  get heldChanges(): number {
+    return this.done.length + this.undone.length;
+  }
+
+  /**
+   * The elements, and the characters of text and comments, that the held operations created
+   * (inserted, replaced in, swapped in, duplicated): the page or the history keeps each in
+   * memory, so a draft grows with its history.
+   */
+  get createdContent(): Readonly<CreatedContent> {
+    return this.created;
+  }
+
   /** Applies one operation; a refused operation changes nothing. A new operation drops the redo stack. */
   apply(operation: Operation): ChangeResult {
     const valid = Operation.safeParse(operation);
@@ -87,6 +102,8 @@ export class Draft {
     const { change } = planned;
     this.runForward(change);
     this.done.push(change);
+    countCreated(change, this.created, 1);
+    for (const dropped of this.undone) countCreated(dropped, this.created, -1);
     this.undone.length = 0;
     return this.changed(change.focus);
   }
@@ -160,6 +177,27 @@ export class Draft {
     const nodes = focus.map((element) => `@${this.page.numberOf(element)}`);
     return { ok: true, result: { nodes, ids } };
   }
+}
+
+export interface CreatedContent {
+  elements: number;
+  characters: number;
+}
+
+/** Adds (sign 1) or takes away (-1) what a change brought in; a move only relocates an element. */
+function countCreated(change: Change, into: CreatedContent, sign: 1 | -1): void {
+  if (change.operation.kind === 'move') return;
+  const visit = (nodes: readonly ChildNode[]): void => {
+    for (const node of nodes) {
+      if (isElement(node)) {
+        into.elements += sign;
+        visit(node.children);
+      } else if ('data' in node) {
+        into.characters += sign * node.data.length;
+      }
+    }
+  };
+  for (const step of change.steps) if (step.kind === 'in') visit(step.group.nodes);
 }
 
 /** One refusal per zod issue; an unknown field is reported at its own path. */

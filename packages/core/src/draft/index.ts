@@ -1,5 +1,5 @@
 export { Draft } from './draft.js';
-export type { ChangeResult, OpenResult } from './draft.js';
+export type { ChangeResult, CreatedContent, OpenResult } from './draft.js';
 export { draftErrorCodes } from './errors.js';
 export type { DraftError, DraftErrorCode, Refused } from './errors.js';
 export type { Outline } from './outline.js';

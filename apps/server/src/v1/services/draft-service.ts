@@ -35,11 +35,20 @@ export interface LiveDraft {
   draft: Draft;
   token: string;
   base: number;
+  /** Bytes of the HTML the draft was opened on. */
+  pageBytes: number;
 }
 
-/** Rough bytes a parsed page holds per byte of HTML, plus a fixed overhead. */
+/**
+ * Rough bytes a parsed page holds per byte of HTML, plus a fixed overhead; and what its history
+ * adds, which undo keeps in memory: per operation held, per element and per character of text
+ * the operations created (see `Draft.createdContent`).
+ */
 const WEIGHT_PER_HTML_BYTE = 8;
 const WEIGHT_BASE = 4096;
+const WEIGHT_PER_CHANGE = 1024;
+const WEIGHT_PER_CREATED_ELEMENT = 640;
+const WEIGHT_PER_CREATED_CHARACTER = 4;
 
 /** Times an undo or redo runs again when requests in other processes keep moving the draft. */
 const MOVE_ATTEMPTS = 5;
@@ -72,6 +81,11 @@ export class DraftService {
     this.#cache = new WeightedLru(options.cacheBytes);
   }
 
+  /** The estimated bytes of the parsed drafts kept in memory (never more than the bound). */
+  get heldBytes(): number {
+    return this.#cache.weight;
+  }
+
   /** Runs `task` alone among the requests on the caller's draft of this page. */
   exclusive<T>(access: PageAccess, holder: LockHolder, task: () => Promise<T>): Promise<T> {
     return this.#serial.run(`${access.page.id} ${holder.accountNumber} ${holder.client}`, task);
@@ -100,7 +114,8 @@ export class DraftService {
         token,
       });
       if (row.token === token) {
-        this.#remember(row.id, { draft: opened.draft, token, base: row.baseSequence }, html);
+        const live = { draft: opened.draft, token, base: row.baseSequence, pageBytes: html.length };
+        this.#remember(row.id, live);
       }
     }
     const { draft } = await this.live(row);
@@ -220,8 +235,13 @@ export class DraftService {
         `This draft cannot be rebuilt (${rebuilt.errors[0]?.code ?? 'invalid_log'}); discard it with DELETE /pages/{page}/draft and open a new one.`,
       );
     }
-    const live = { draft: rebuilt.draft, token: row.token, base: row.baseSequence };
-    this.#remember(row.id, live, html);
+    const live = {
+      draft: rebuilt.draft,
+      token: row.token,
+      base: row.baseSequence,
+      pageBytes: html.length,
+    };
+    this.#remember(row.id, live);
     return live;
   }
 
@@ -252,8 +272,13 @@ export class DraftService {
   rebased(row: DraftRecord, reopened: Reopened): void {
     if (reopened.draft) {
       // The store folded the events up to `sequence` into the new base (DraftsRepository.rebase).
-      const live = { draft: reopened.draft, token: reopened.token, base: row.sequence };
-      this.#remember(row.id, live, reopened.saved);
+      const live = {
+        draft: reopened.draft,
+        token: reopened.token,
+        base: row.sequence,
+        pageBytes: reopened.saved.length,
+      };
+      this.#remember(row.id, live);
     } else {
       this.#cache.delete(row.id);
     }
@@ -289,12 +314,23 @@ export class DraftService {
     } finally {
       if (!written) this.#cache.delete(row.id);
     }
-    if (written) live.token = event.token;
+    if (written) {
+      live.token = event.token;
+      this.#remember(row.id, live); // weighed again: the history grew
+    }
     return written;
   }
 
-  #remember(id: string, live: LiveDraft, html: string): void {
-    this.#cache.set(id, live, html.length * WEIGHT_PER_HTML_BYTE + WEIGHT_BASE);
+  #remember(id: string, live: LiveDraft): void {
+    const { draft, pageBytes } = live;
+    const created = draft.createdContent;
+    const weight =
+      WEIGHT_BASE +
+      pageBytes * WEIGHT_PER_HTML_BYTE +
+      draft.heldChanges * WEIGHT_PER_CHANGE +
+      created.elements * WEIGHT_PER_CREATED_ELEMENT +
+      created.characters * WEIGHT_PER_CREATED_CHARACTER;
+    this.#cache.set(id, live, weight);
   }
 
   async #html(sha256: string): Promise<string> {
