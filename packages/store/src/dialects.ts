@@ -34,6 +34,7 @@ class ImmediateSqliteDialect extends SqliteDialect {
  * The SQLite dialect; `changeStamp`: the connection's `data_version`, which changes whenever
  * another connection (the CLI, a second server) commits; `writeStamp`: that and the rows this
  * connection has written (`total_changes()`). Both undefined until the connection opens.
+ * `rowsWritten`: `total_changes()` alone, which takes no lock.
  * `relaxCommits(true)` lets the connection's commits skip the flush to disk (`synchronous =
  * NORMAL`), `relaxCommits(false)` puts back FULL; only with the connection held (relaxed.ts).
  * These run on the connection directly: they read or set where it stands, not data, and through
@@ -43,6 +44,7 @@ export function sqliteDialect(file: string): {
   dialect: Dialect;
   changeStamp: () => Stamp | undefined;
   writeStamp: () => Stamp | undefined;
+  rowsWritten: () => number;
   relaxCommits: (relaxed: boolean) => void;
 } {
   let handle: ConnectionStatements | undefined;
@@ -64,11 +66,16 @@ export function sqliteDialect(file: string): {
   const changeStamp = (): Stamp | undefined => handle && [handle.dataVersion.get() as number];
   const writeStamp = (): Stamp | undefined =>
     handle && [handle.dataVersion.get() as number, handle.totalChanges.get() as number];
-  const relaxCommits = (relaxed: boolean): void => {
+  const opened = (): ConnectionStatements => {
     if (!handle) throw new Error('The SQLite connection is not open.');
-    (relaxed ? handle.relaxed : handle.full).run();
+    return handle;
   };
-  return { dialect, changeStamp, writeStamp, relaxCommits };
+  const rowsWritten = (): number => opened().totalChanges.get() as number;
+  const relaxCommits = (relaxed: boolean): void => {
+    const statements = opened();
+    (relaxed ? statements.relaxed : statements.full).run();
+  };
+  return { dialect, changeStamp, writeStamp, rowsWritten, relaxCommits };
 }
 
 interface ConnectionStatements {

@@ -5,7 +5,7 @@ import type { Database } from './database.js';
 import type { ProjectAccess } from './projects/projects-repository.js';
 import type { CachedToken } from './accounts/tokens-repository.js';
 import type { EditingContext } from './projects/drafts-repository.js';
-import type { Stamp, StampedCache } from './stamped-cache.js';
+import type { StampedCache } from './stamped-cache.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -35,8 +35,8 @@ export interface RepoScope {
    * so a chain of operations reads it once.
    */
   readonly editingReads: StampedCache<EditingContext | null>;
-  /** The stamp of `accessReads` and `editingReads`, now (undefined without one: PostgreSQL). */
-  readonly writeStamp: () => Stamp | undefined;
+  /** SQLite: the rows this connection has written so far, `total_changes()` (relaxed.ts). */
+  readonly rowsWritten: (() => number) | undefined;
   /** SQLite: lets the one connection's commits skip the flush to disk, or not (relaxed.ts). */
   readonly relaxCommits: ((relaxed: boolean) => void) | undefined;
   /**

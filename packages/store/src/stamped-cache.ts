@@ -53,23 +53,22 @@ export class StampedCache<V> {
   }
 
   /**
-   * A write of `rows` rows that this process just made on the one connection, `after` being the
-   * write stamp (`[data_version, total_changes()]`) read right after it, and that `update`
-   * applies to what is remembered. When the stamp moved by that write alone since what is
-   * remembered was last confirmed, it stays, as of `after`. Otherwise nothing changes here: the
-   * next lookup forgets everything, as usual.
+   * A write of `rows` rows that this process just made on the one connection, `rowsWritten`
+   * being `total_changes()` read right after it, and that `update` applies to what is remembered.
+   * When this connection wrote nothing else since what is remembered was last confirmed, it
+   * stays. Otherwise nothing changes here: the next lookup forgets everything, as usual.
+   * `data_version` need not be read again: a commit by another connection at any time since the
+   * last lookup moves it, so the next lookup, which reads it, forgets everything then.
    */
-  absorb(write: { after: Stamp; rows: number }, update?: (entries: Map<string, V>) => void): void {
-    const { after, rows } = write;
+  absorb(
+    write: { rowsWritten: number; rows: number },
+    update?: (entries: Map<string, V>) => void,
+  ): void {
+    const { rowsWritten, rows } = write;
     const seen = this.#seen;
-    const alone =
-      seen?.length === 2 &&
-      after.length === 2 &&
-      after[0] === seen[0] &&
-      after[1] === seen[1]! + rows;
-    if (!alone) return;
+    if (seen?.length !== 2 || rowsWritten !== seen[1]! + rows) return;
     update?.(this.#entries);
-    this.#seen = after;
+    this.#seen = [seen[0]!, rowsWritten];
   }
 
   forgetAll(): void {

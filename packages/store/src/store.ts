@@ -57,12 +57,13 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   let changeStamp = (): Stamp | undefined => undefined;
   let writeStamp = (): Stamp | undefined => undefined;
   let relaxCommits: ((relaxed: boolean) => void) | undefined;
+  let rowsWritten: (() => number) | undefined;
   if (options.kind === 'sqlite') {
     await mkdir(options.dataDir, { recursive: true });
     bytes = new DiskByteStore(bytesDirOf(options.dataDir));
     const sqlite = sqliteDialect(sqliteFileOf(options.dataDir));
     db = new Kysely<Database>({ dialect: sqlite.dialect });
-    ({ changeStamp, writeStamp, relaxCommits } = sqlite);
+    ({ changeStamp, writeStamp, relaxCommits, rowsWritten } = sqlite);
   } else {
     bytes = new DiskByteStore(options.bytesDir);
     db = new Kysely<Database>({
@@ -84,7 +85,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     tokenCache: new StampedCache<CachedToken>(changeStamp),
     accessReads: new StampedCache<ProjectAccess | null>(writeStamp),
     editingReads: new StampedCache<EditingContext | null>(writeStamp),
-    writeStamp,
+    rowsWritten,
     relaxCommits,
   });
   return Object.assign(scope, { options, close: () => db.destroy() });

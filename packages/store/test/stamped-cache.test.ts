@@ -62,18 +62,20 @@ describe('StampedCache', () => {
   });
 
   it('keeps what it remembers across a write it was told of, and only that write', () => {
-    const absorbed = (seen: Stamp, after: Stamp) => {
+    /** `seen` before the write, the rows written then, and the stamp the next lookup reads. */
+    const absorbed = (seen: Stamp, rowsWritten: number, next: Stamp) => {
       let stamp = seen;
       const cache = new StampedCache<string>(() => stamp);
       cache.remember('k', 'v', cache.lookup('k').since);
       cache.remember('gone', 'v', cache.lookup('gone').since);
-      cache.absorb({ after, rows: 1 }, (entries) => entries.delete('gone'));
-      stamp = after;
+      cache.absorb({ rowsWritten, rows: 1 }, (entries) => entries.delete('gone'));
+      stamp = next;
       return [cache.lookup('k').value, cache.lookup('gone').value];
     };
-    expect(absorbed([1, 5], [1, 6])).toEqual(['v', undefined]);
-    // Other rows written too (since the last lookup), or another connection's commit.
-    expect(absorbed([1, 5], [1, 7])).toEqual([undefined, undefined]);
-    expect(absorbed([1, 5], [2, 6])).toEqual([undefined, undefined]);
+    expect(absorbed([1, 5], 6, [1, 6])).toEqual(['v', undefined]);
+    // Other rows written too on this connection since the last lookup: nothing is kept.
+    expect(absorbed([1, 5], 7, [1, 7])).toEqual([undefined, undefined]);
+    // Another connection committed (before the write or after it): the next lookup sees it.
+    expect(absorbed([1, 5], 6, [2, 6])).toEqual([undefined, undefined]);
   });
 });

@@ -242,8 +242,8 @@ export class DraftsRepository {
           values (${draft.id}, ${seq}, ${event.kind},
             ${event.operation === undefined ? null : JSON.stringify(event.operation)},
             ${event.token}, ${fingerprint}, ${answer})`.execute(db),
-        (after) => {
-          const write = { after, rows: 1 };
+        (rowsWritten) => {
+          const write = { rowsWritten, rows: 1 };
           // A draft's event changes no project access; of editing reads, only the draft's own.
           this.#scope.accessReads.absorb(write);
           this.#scope.editingReads.absorb(write, moved);

@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
 import type { RepoScope } from '../scope.js';
-import type { Stamp } from '../stamped-cache.js';
 
 /**
  * One write statement that is atomic but not flushed to disk before it returns: for writes that
@@ -16,17 +15,18 @@ import type { Stamp } from '../stamped-cache.js';
  * transaction of its own.
  * Inside an open transaction it simply joins it.
  *
- * `written` gets the SQLite write stamp read just after the statement, with the connection still
- * held, so a cache can tell this write from any other (StampedCache.absorb).
+ * `written` gets the rows this connection has written (`total_changes()`), read just after the
+ * statement with the connection still held, so a cache can tell this write from any other
+ * (StampedCache.absorb).
  */
 export async function relaxedWrite<T>(
   scope: RepoScope,
   write: (db: Kysely<Database>) => Promise<T>,
-  written?: (after: Stamp) => void,
+  written?: (rowsWritten: number) => void,
 ): Promise<T> {
   if (scope.db.isTransaction) return write(scope.db);
-  const { relaxCommits } = scope;
-  if (relaxCommits === undefined) {
+  const { relaxCommits, rowsWritten } = scope;
+  if (relaxCommits === undefined || rowsWritten === undefined) {
     return scope.transaction(async (tx) => {
       await sql`set local synchronous_commit to off`.execute(tx.db);
       return write(tx.db);
@@ -36,8 +36,7 @@ export async function relaxedWrite<T>(
     relaxCommits(true);
     try {
       const value = await write(db);
-      const after = scope.writeStamp();
-      if (after) written?.(after);
+      written?.(rowsWritten());
       return value;
     } finally {
       relaxCommits(false);
