@@ -44,12 +44,9 @@ describe('drafts without room in memory', () => {
     await rm(dir, { recursive: true, force: true, maxRetries: 10 });
   });
 
-  it('rebuilds every draft from the store and answers like the one kept in memory', async () => {
-    const created = await store.accounts.create({
-      email: 'a@example.org',
-      name: 'A',
-      password: 'p',
-    });
+  /** A new account's new project (the test folder), with the services a DraftService needs. */
+  async function ownedProject(email: string) {
+    const created = await store.accounts.create({ email, name: email, password: 'p' });
     if (!created.ok) throw new Error('setup');
     const { account } = created;
     const files = new FolderFiles(store.bytes, 1 << 20);
@@ -57,6 +54,11 @@ describe('drafts without room in memory', () => {
     const project = await new ProjectChanges(store, states, files).create(account, projectFolder());
     const pageId = (await store.projectRevisions.pageIds(project.id)).get('index.html')!;
     const access = { project, role: 'owner' as const, page: { id: pageId, file: 'index.html' } };
+    return { account, files, states, pageId, access };
+  }
+
+  it('rebuilds every draft from the store and answers like the one kept in memory', async () => {
+    const { account, files, states, pageId, access } = await ownedProject('a@example.org');
 
     // Two services on one store: one remembers drafts, the other has no room for any.
     const roomy = new DraftService({ store, states, files, cacheBytes: 1 << 26 });
@@ -118,18 +120,7 @@ describe('drafts without room in memory', () => {
   });
 
   it('weighs the history too: a draft that outgrows the bound leaves memory, and goes on', async () => {
-    const created = await store.accounts.create({
-      email: 'b@example.org',
-      name: 'B',
-      password: 'p',
-    });
-    if (!created.ok) throw new Error('setup');
-    const { account } = created;
-    const files = new FolderFiles(store.bytes, 1 << 20);
-    const states = new RevisionStates(store, 1 << 20);
-    const project = await new ProjectChanges(store, states, files).create(account, projectFolder());
-    const pageId = (await store.projectRevisions.pageIds(project.id)).get('index.html')!;
-    const access = { project, role: 'owner' as const, page: { id: pageId, file: 'index.html' } };
+    const { account, files, states, pageId, access } = await ownedProject('b@example.org');
     const holder = { accountNumber: account.accountNumber, client: 'growing' };
     const read = () => store.drafts.find(pageId, holder);
 
