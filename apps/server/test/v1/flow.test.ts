@@ -174,6 +174,11 @@ describe('the editing flow', () => {
     });
     expect(replay.status).toBe(200);
     expect(replay.body).toEqual(saved.body);
+    // A UUID is the same in capitals (RFC 9562).
+    const shouted = await ada<SavedBody>('PUT', `/pages/${index}/operations`, {
+      json: { draft_token: fix.body.draft_token, commit_id: commitId.toUpperCase() },
+    });
+    expect([shouted.status, shouted.body]).toEqual([200, saved.body]);
     expect((await ada<ProjectBody>('GET', `/projects/${id}`)).body.revision).toBe(2);
 
     // After a save the draft goes on, on the new base, with an empty undo stack.

@@ -54,6 +54,9 @@ describe('request_key', () => {
       first.headers.get('location'),
     ]);
     expect(again.body).toEqual(first.body);
+    // A UUID is the same in capitals (RFC 9562).
+    const shouted = await call('POST', '/assets', { json: dataAsset(k.toUpperCase()) });
+    expect([shouted.status, shouted.body]).toEqual([201, first.body]);
     expect(await countAssets(call)).toBe(1);
   });
 

@@ -5,7 +5,8 @@ export const Timestamp = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?[+-]\d{2}:\d{2}$/);
 export const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
-export const Uuid = z.uuid();
+/** A UUID; they compare without regard to case (RFC 9562), so it is kept lower-case. */
+export const Uuid = z.uuid().toLowerCase();
 
 /** RFC 9457 problem details with Galley's stable `code` (decisions §1). */
 export const Problem = z.looseObject({
