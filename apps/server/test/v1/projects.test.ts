@@ -372,6 +372,35 @@ describe('members', () => {
     expect(removed.body.members?.map((m) => m.name)).toEqual(['Ada']);
   });
 
+  it('lets a lock go with its holder: a member who leaves, or an owner who becomes a viewer', async () => {
+    const { id } = await createProject(s, s.token);
+    const gil = await s.addAccount('gil-m@example.org', 'Gil');
+    const hal = await s.addAccount('hal-m@example.org', 'Hal');
+    const ada = caller(s, s.token, 'owner');
+    const lock = { json: { kind: 'agent', label: 'work' } };
+    await ada('PUT', `/projects/${id}/members`, {
+      json: { email: gil.account.email, role: 'editor' },
+    });
+    await ada('PUT', `/projects/${id}/members`, {
+      json: { email: hal.account.email, role: 'owner' },
+    });
+
+    const gils = caller(s, gil.token, 'gil');
+    expect((await gils('PUT', `/projects/${id}/lock`, lock)).status).toBe(200);
+    expect((await ada('PUT', `/projects/${id}/lock`, lock)).status).toBe(423);
+    const left = await gils('DELETE', `/projects/${id}/members/${gil.account.accountNumber}`);
+    expect(left.status).toBe(200);
+    expect((await ada('PUT', `/projects/${id}/lock`, lock)).status).toBe(200);
+
+    // Ada, one of two owners, lowers herself to viewer while she holds the lock.
+    const lowered = await ada('PUT', `/projects/${id}/members`, {
+      json: { email: 'ada@example.org', role: 'viewer' },
+    });
+    expect(lowered.status).toBe(200);
+    const hals = caller(s, hal.token, 'hal');
+    expect((await hals('PUT', `/projects/${id}/lock`, lock)).status).toBe(200);
+  });
+
   it('lists members as a paged list in account-number order; PUT and DELETE answer them all', async () => {
     const { id } = await createProject(s, s.token);
     const gus = await s.addAccount('gus-m@example.org', 'Gus');

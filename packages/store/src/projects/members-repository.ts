@@ -83,6 +83,7 @@ export class MembersRepository {
         .where('account_number', '=', accountNumber)
         .execute();
     }
+    if (role === 'viewer') await this.#dropLocksOf(projectId, accountNumber);
     return { ok: true };
   }
 
@@ -97,7 +98,21 @@ export class MembersRepository {
       .where('project_id', '=', projectId)
       .where('account_number', '=', accountNumber)
       .execute();
+    await this.#dropLocksOf(projectId, accountNumber);
     return { ok: true };
+  }
+
+  /**
+   * A lock only an editor can hold: one left by an account that is no longer a member, or now a
+   * viewer, would hold every other writer off until it expired, and its holder could not even
+   * release it.
+   */
+  async #dropLocksOf(projectId: string, accountNumber: number): Promise<void> {
+    await this.#scope.db
+      .deleteFrom('project_locks')
+      .where('project_id', '=', projectId)
+      .where('account_number', '=', accountNumber)
+      .execute();
   }
 
   async #owners(projectId: string): Promise<number> {
