@@ -1,7 +1,7 @@
 import express from 'express';
 import type { Router } from 'express';
 import { z } from 'zod';
-import { PageQuery } from '@galley/core';
+import { PageQuery, Timestamp } from '@galley/core';
 import { MAX_TOKEN_DAYS, tokenListing } from '@galley/store';
 import type { Account, TokenRecord } from '@galley/store';
 import type { Deps } from '../deps.js';
@@ -18,7 +18,7 @@ const LoginBody = z.strictObject({
 /** A token is valid 90 days at most (decisions §2); fewer may be asked for. */
 const IssueTokenBody = z.strictObject({ days: z.int().min(1).max(MAX_TOKEN_DAYS).optional() });
 /** Where a page of the token list ended: the list is newest first, then by id. */
-const TokenCursor = z.strictObject({ after: z.tuple([z.string(), z.string()]) });
+const TokenCursor = z.strictObject({ after: z.tuple([Timestamp, z.string().min(1)]) });
 
 /** Whether `token` comes after the cursor's place in the list's order. */
 function isAfter(token: TokenRecord, [createdAt, id]: readonly [string, string]): boolean {

@@ -28,7 +28,12 @@ export function decodeCursor<S extends z.ZodType>(
   }
   const parsed = schema.safeParse(value);
   if (parsed.success && Object.keys(unstorableFields(value)).length === 0) return parsed.data;
-  throw problem(422, 'validation_failed', 'The page cursor is not valid.', {
+  throw invalidCursor();
+}
+
+/** 422 on `page`: a cursor this list did not make, or one that no longer fits it. */
+export function invalidCursor() {
+  return problem(422, 'validation_failed', 'The page cursor is not valid.', {
     errors: { page: ['not a page cursor of this list'] },
   });
 }

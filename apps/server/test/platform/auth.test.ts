@@ -245,7 +245,17 @@ describe('screen sessions', () => {
     }
     expect(seen).toEqual(list.tokens.map((t) => t.id));
     expect(seen.length).toBeGreaterThan(2);
-    for (const query of ['per_page=0', 'per_page=201', 'page=garbage', 'surprise=1']) {
+    const forged = Buffer.from(JSON.stringify({ after: ['not a time', 'tok_x'] })).toString(
+      'base64url',
+    );
+    for (const query of [
+      'per_page=0',
+      'per_page=201',
+      'per_page=0x10',
+      'page=garbage',
+      `page=${forged}`,
+      'surprise=1',
+    ]) {
       const refused = await fetch(`${s.url}/auth/tokens?${query}`, { headers: { cookie } });
       expect([query, refused.status]).toEqual([query, 422]);
     }

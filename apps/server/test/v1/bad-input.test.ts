@@ -265,6 +265,12 @@ describe('paths and queries', () => {
       'per_page=abc',
       'per_page=-1',
       'per_page=1.5',
+      // Numbers in decimal digits only.
+      'per_page=0x10',
+      'per_page=1e1',
+      'per_page=%205',
+      'per_page=%2B5',
+      'per_page=2.0',
       'page=',
       'page=e30',
       'x=1',

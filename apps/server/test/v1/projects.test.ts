@@ -226,6 +226,48 @@ describe('listing, renaming, replacing, exporting, deleting', () => {
     expect((await list('GET', '/projects?per_page=201')).status).toBe(422);
     expect((await list('GET', '/projects?page=bogus')).status).toBe(422);
     expect((await list('GET', '/projects?sort=x')).status).toBe(422);
+    // A cursor of the right shape whose place is not a time this list can have made.
+    const forged = Buffer.from(JSON.stringify({ c: 'not a date', i: ids[0] })).toString(
+      'base64url',
+    );
+    expect((await list('GET', `/projects?page=${forged}`)).status).toBe(422);
+  });
+
+  it('pages through the pages of the revision the first page came from', async () => {
+    const { id } = await createProject(s, s.token, 'Paged');
+    const ada = caller(s, s.token, 'pager');
+    const first = await ada<PagesBody>('GET', `/projects/${id}/pages?per_page=1`);
+    expect(first.body.pages.map((p) => p.file)).toEqual(['index.html']);
+
+    // A new first page arrives before the next request.
+    const replacement = projectFolder('Paged', {
+      'new.html': page('New', '<p>new</p>'),
+      'project.json': JSON.stringify({
+        format: 1,
+        title: 'Paged',
+        media: { id: 'web', version: 1 },
+        pages: [
+          { file: 'new.html', title: 'New', public_url: '/new.html' },
+          { file: 'index.html', title: 'Home', public_url: '/' },
+          { file: 'about.html', title: '', public_url: '/about.html' },
+        ],
+      }),
+    });
+    const replaced = await ada('POST', `/projects/${id}/folder`, {
+      form: zipForm(zipOf(replacement)),
+    });
+    expect(replaced.status).toBe(200);
+    const second = await ada<PagesBody>('GET', first.body.next_page_url!);
+    expect([second.body.pages.map((p) => p.file), second.body.next_page_url]).toEqual([
+      ['about.html'],
+      null,
+    ]);
+    const fresh = await ada<PagesBody>('GET', `/projects/${id}/pages`);
+    expect(fresh.body.pages.map((p) => p.file)).toEqual(['new.html', 'index.html', 'about.html']);
+
+    // A cursor naming a revision the project does not have yet.
+    const ahead = Buffer.from(JSON.stringify({ r: 99, o: 1 })).toString('base64url');
+    expect((await ada('GET', `/projects/${id}/pages?page=${ahead}`)).status).toBe(422);
   });
 
   it('renames (history `title`), replaces the folder (history `folder`), keeps page ids', async () => {
@@ -374,8 +416,8 @@ describe('members', () => {
 
   it('lets a lock go with its holder: a member who leaves, or an owner who becomes a viewer', async () => {
     const { id } = await createProject(s, s.token);
-    const gil = await s.addAccount('gil-m@example.org', 'Gil');
-    const hal = await s.addAccount('hal-m@example.org', 'Hal');
+    const gil = await s.addAccount('gil-lock@example.org', 'Gil');
+    const hal = await s.addAccount('hal-lock@example.org', 'Hal');
     const ada = caller(s, s.token, 'owner');
     const lock = { json: { kind: 'agent', label: 'work' } };
     await ada('PUT', `/projects/${id}/members`, {

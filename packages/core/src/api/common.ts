@@ -25,20 +25,32 @@ export type Problem = z.infer<typeof Problem>;
  */
 export const MAX_STORED_INT = 2_147_483_647;
 
-/** The bounds of a number that reaches the stores, defined once for both forms below. */
-const stored = (number: z.ZodNumber) => number.int().min(1).max(MAX_STORED_INT);
 /**
  * A positive whole number that reaches the stores (revision, version, account number, cursor
  * position): 1..MAX_STORED_INT. The one schema for such numbers in JSON; `StoredNumberText`
  * reads the same from a query or path.
  */
-export const StoredNumber = stored(z.number());
-/** `StoredNumber` given as text (query values and path parameters are strings). */
-export const StoredNumberText = stored(z.coerce.number());
+export const StoredNumber = z.number().int().min(1).max(MAX_STORED_INT);
+/**
+ * A whole number from `min` to `max` given as text (query values and path parameters are
+ * strings): decimal digits only, as `z.coerce.number()` alone would also take `0x10`, `1e2`,
+ * ` 5`, `+5` and `2.0`. Described as the integer it stands for.
+ */
+const numberText = (min: number, max: number) =>
+  z
+    .string()
+    .refine((text) => /^[0-9]{1,16}$/.test(text), 'a whole number in decimal digits')
+    .pipe(z.coerce.number<string>().int().min(min).max(max))
+    .meta({ type: 'integer', minimum: min, maximum: max });
 
-/** `per_page` (1..200, default 50) and the opaque `page` cursor of every list. */
+/** `StoredNumber` given as text. */
+export const StoredNumberText = numberText(1, MAX_STORED_INT);
+/** `per_page` of every list: 1..200, 50 when not given. */
+export const PerPage = numberText(1, 200).default(50);
+
+/** `per_page` and the opaque `page` cursor of every list. */
 export const PageQuery = z.strictObject({
-  per_page: z.coerce.number().int().min(1).max(200).default(50),
+  per_page: PerPage,
   page: z.string().min(1).optional(),
 });
 

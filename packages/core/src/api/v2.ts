@@ -4,7 +4,15 @@ import { z } from 'zod';
 import { MediumRef } from '../media/catalog.js';
 import { CheckOutcome } from '../report/violation.js';
 import { AssetKind, Inspection, InspectionSummary } from '../inspect/inspection.js';
-import { PageQuery, Sha256, StoredNumber, StoredNumberText, Timestamp, Uuid } from './common.js';
+import {
+  PageQuery,
+  PerPage,
+  Sha256,
+  StoredNumber,
+  StoredNumberText,
+  Timestamp,
+  Uuid,
+} from './common.js';
 
 export {
   AssetKind,
@@ -150,7 +158,7 @@ export const AssetListQuery = z.strictObject({
   verdict: Verdict.optional(),
   sort: z.enum(['updated', 'title']).default('updated'),
   page: z.string().min(1).max(512).optional(),
-  per_page: z.coerce.number().int().min(1).max(200).default(50),
+  per_page: PerPage,
 });
 export const RevisionListQuery = PageQuery;
 /** `GET /assets/{id}?revision=n`. */

@@ -10,7 +10,7 @@ import { folderCheckFailed, v1Problem } from '../problems.js';
 import { ProjectParams, VersionParams } from '../schemas.js';
 import { intakeZip } from '../services/folder-state.js';
 import { readZipUpload, zipUploadBody } from '../upload.js';
-import { decodeCursor, encodeCursor } from '../../http/paging.js';
+import { decodeCursor, encodeCursor, invalidCursor } from '../../http/paging.js';
 import { notFound, writeResponses } from './projects.js';
 
 const tags = ['Folders'];
@@ -23,7 +23,12 @@ const zipResponse = (description: string) => ({
     ETag: { description: 'The same digest, quoted' },
   },
 });
-const OffsetCursor = z.strictObject({ o: StoredNumber });
+/**
+ * Where a page of the page list ended, in the revision it was read from: the next pages come
+ * from that revision too (revisions never change), so a folder replaced meanwhile neither
+ * repeats nor skips a page.
+ */
+const PagesCursor = z.strictObject({ r: StoredNumber, o: StoredNumber });
 
 /** Folder export and replacement, confirmed versions' ZIPs, and the page list. */
 export function folderRoutes(api: ApiRouter, ctx: V1Context): void {
@@ -101,8 +106,13 @@ export function folderRoutes(api: ApiRouter, ctx: V1Context): void {
     async ({ req, res, params, query }) => {
       const { project } = await projectFor(ctx, req, params.id, 'read');
       const { per_page, page } = query();
-      const offset = decodeCursor(OffsetCursor, page)?.o ?? 0;
-      const state = await ctx.states.get(project.id, project.revision);
+      const cursor = decodeCursor(PagesCursor, page);
+      if (cursor && cursor.r > project.revision) {
+        throw invalidCursor();
+      }
+      const revision = cursor?.r ?? project.revision;
+      const offset = cursor?.o ?? 0;
+      const state = await ctx.states.get(project.id, revision);
       const items = pageItems(state, await ctx.store.projectRevisions.pageIds(project.id));
       const end = offset + per_page;
       res.json({
@@ -110,7 +120,7 @@ export function folderRoutes(api: ApiRouter, ctx: V1Context): void {
         next_page_url: ctx.urls.nextPage(
           `/projects/${project.id}/pages`,
           per_page,
-          end < items.length ? encodeCursor({ o: end }) : null,
+          end < items.length ? encodeCursor({ r: revision, o: end }) : null,
         ),
       });
     },

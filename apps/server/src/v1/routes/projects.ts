@@ -1,4 +1,4 @@
-import { PageQuery, v1 } from '@galley/core';
+import { PageQuery, Timestamp, v1 } from '@galley/core';
 import { z } from 'zod';
 import { authOf } from '../../auth/context.js';
 import { editorClientOf } from '../../http/editor-client.js';
@@ -14,7 +14,7 @@ import { readZipUpload, zipUploadBody } from '../upload.js';
 import { decodeCursor, pageOf } from '../../http/paging.js';
 
 const tags = ['Projects'];
-const ProjectCursor = z.strictObject({ c: z.string(), i: z.string() });
+const ProjectCursor = z.strictObject({ c: Timestamp, i: z.string().min(1) });
 const checkFailure = {
   description: 'The folder fails the contract',
   schema: v1.FolderCheckFailure,
