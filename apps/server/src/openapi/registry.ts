@@ -28,7 +28,10 @@ export interface RouteSpec {
   query?: z.ZodType;
   /** JSON request body (parsed lazily by the handler: see `RouteInput.body`). */
   body?: z.ZodType;
-  /** A request body that is not JSON (multipart, raw bytes), documented only. */
+  /**
+   * A request body that is not JSON (multipart, raw bytes), documented only; beside `body`, the
+   * other form the operation also takes.
+   */
   requestBody?: {
     contentType: string;
     description?: string;
@@ -37,6 +40,8 @@ export interface RouteSpec {
   };
   /** Documents the required `X-Editor-Client` header (the handler calls `editorClientOf`). */
   editorClient?: boolean;
+  /** Optional request headers the operation reads (`Range`, `If-None-Match`), documented only. */
+  requestHeaders?: Record<string, string>;
   /** False for operations anyone may call without credentials. */
   authenticated?: boolean;
   responses: Record<number, ResponseSpec>;
@@ -67,6 +72,17 @@ const PROBLEM_SCHEMA: JsonSchema = {
 const COMMON_RESPONSES: Record<number, ResponseSpec> = {
   401: { description: 'Token or session missing, malformed, unknown, expired or revoked.' },
   429: { description: 'Too many requests: see Retry-After and the RateLimit headers.' },
+};
+
+/** The refusals any operation with a query or a body can answer, unless it says more. */
+const QUERY_REFUSED: ResponseSpec = {
+  description:
+    'Invalid query (`errors`): a bad `per_page` or `page` cursor, or an unknown parameter',
+};
+const BODY_RESPONSES: Record<number, ResponseSpec> = {
+  400: { description: 'The body is not JSON (or not the declared form)' },
+  413: { description: 'The body is larger than the limit' },
+  422: { description: 'Invalid request body (`errors`)' },
 };
 
 /** The routes of one interface, and its OpenAPI 3.1 document generated from their zod schemas. */
@@ -133,9 +149,22 @@ function operation(spec: RouteSpec): JsonSchema {
           },
         ]
       : []),
+    ...Object.entries(spec.requestHeaders ?? {}).map(([name, description]) => ({
+      name,
+      in: 'header',
+      required: false,
+      description,
+      schema: { type: 'string' },
+    })),
   ];
   const authenticated = spec.authenticated ?? true;
-  const responses = { ...(authenticated ? COMMON_RESPONSES : {}), ...spec.responses };
+  const responses = {
+    ...(authenticated ? COMMON_RESPONSES : {}),
+    ...(spec.query ? { 422: QUERY_REFUSED } : {}),
+    ...(spec.body ? BODY_RESPONSES : {}),
+    ...(spec.requestBody ? { 413: BODY_RESPONSES[413] } : {}),
+    ...spec.responses,
+  };
   return {
     operationId: spec.operationId ?? operationIdOf(spec),
     summary: spec.summary,
@@ -151,39 +180,48 @@ function operation(spec: RouteSpec): JsonSchema {
 }
 
 function requestBodyOf(spec: RouteSpec): JsonSchema {
-  if (spec.body) {
-    return {
-      requestBody: {
-        required: true,
-        content: { 'application/json': { schema: schemaOf(spec.body, 'input') } },
+  const { body, requestBody } = spec;
+  if (!body && !requestBody) return {};
+  return {
+    requestBody: {
+      required: requestBody?.required ?? true,
+      ...(requestBody?.description ? { description: requestBody.description } : {}),
+      content: {
+        ...(body ? { 'application/json': { schema: schemaOf(body, 'input') } } : {}),
+        ...(requestBody
+          ? {
+              [requestBody.contentType]: requestBody.schema
+                ? { schema: schemaOf(requestBody.schema, 'input') }
+                : {},
+            }
+          : {}),
       },
-    };
-  }
-  if (spec.requestBody) {
-    const { contentType, description, schema, required } = spec.requestBody;
-    return {
-      requestBody: {
-        required: required ?? true,
-        ...(description ? { description } : {}),
-        content: { [contentType]: schema ? { schema: schemaOf(schema, 'input') } : {} },
-      },
-    };
-  }
-  return {};
+    },
+  };
 }
 
 function responseOf(status: number, r: ResponseSpec): JsonSchema {
   const isError = status >= 400;
   const contentType = r.contentType ?? (isError ? 'application/problem+json' : 'application/json');
+  const problem = { $ref: '#/components/schemas/Problem' };
+  // Every refusal is a problem: a schema given for one names only what it adds.
   const schema = r.schema
-    ? schemaOf(r.schema, 'output')
+    ? isError
+      ? { allOf: [problem, openObject(schemaOf(r.schema, 'output'))] }
+      : schemaOf(r.schema, 'output')
     : isError
-      ? { $ref: '#/components/schemas/Problem' }
+      ? problem
+      : undefined;
+  // A body described by its media type alone (a file, a schema document) still names it.
+  const content = schema
+    ? { [contentType]: { schema } }
+    : r.contentType
+      ? { [contentType]: {} }
       : undefined;
   return {
     description: r.description,
     ...(r.headers ? { headers: headersOf(r.headers) } : {}),
-    ...(schema ? { content: { [contentType]: { schema } } } : {}),
+    ...(content ? { content } : {}),
   };
 }
 
@@ -207,6 +245,16 @@ function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query'): J
     required: where === 'path' || required.has(name),
     schema: s,
   }));
+}
+
+/** The schema without its ban on other members, so it can be combined with another (`allOf`). */
+function openObject(schema: JsonSchema): JsonSchema {
+  const { additionalProperties: _closed, ...open } = schema;
+  for (const key of ['anyOf', 'oneOf']) {
+    const choices = open[key];
+    if (Array.isArray(choices)) open[key] = (choices as JsonSchema[]).map(openObject);
+  }
+  return open;
 }
 
 /** JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) of a zod schema, inline. */

@@ -70,14 +70,19 @@ function compose(change: RevisionChange): Map<string, FileRecord | StagedFile> {
 function rejectInvalid(
   reasons: ReturnType<typeof validateAssetInput>,
   files: Map<string, FileRecord | StagedFile>,
-  field: string,
+  change: Pick<RevisionChange, 'remove' | 'field'>,
 ): void {
   if (reasons.length === 0) return;
   const errors: FieldErrors = {};
+  // A file this change removes (a production without its production.json) is that entry's fault.
+  const removedBy = new Map(change.remove.map(({ path, field }) => [path, field]));
   for (const reason of reasons) {
     const from = files.get(reason.path);
     const staged = from && 'field' in from ? from.field : undefined;
-    const key = reason.code === 'canvas.medium_unknown' ? 'medium' : (staged ?? field);
+    const key =
+      reason.code === 'canvas.medium_unknown'
+        ? 'medium'
+        : (staged ?? removedBy.get(reason.path) ?? change.field);
     const text = staged || !reason.path ? reason.message : `${reason.path}: ${reason.message}`;
     (errors[key] ??= []).push(`${text} (${reason.code})`);
   }
@@ -113,7 +118,7 @@ export async function planRevision(
   const inspection = inspect({ ...input, now: isoTime(change.now) });
   // Invalid input is a subset of what the inspection finds: a clean one needs no second look.
   const findings = inspection.checks.some((check) => check.violations.length > 0);
-  if (findings) rejectInvalid(validateAssetInput(input), files, change.field);
+  if (findings) rejectInvalid(validateAssetInput(input), files, change);
   const fresh = change.put.filter((f) => f.bytes !== undefined);
   for (const file of fresh) loader.remember(file.sha256, file.bytes!);
   return {

@@ -62,12 +62,14 @@ describe('ApiRegistry', () => {
     responses: {
       200: { description: 'renamed', schema: Project },
       422: { description: 'invalid' },
+      409: { description: 'conflict', schema: z.strictObject({ current: z.int() }) },
     },
   });
   registry.add({
     method: 'post',
     path: '/projects/folder',
     summary: 'Open a folder',
+    body: z.strictObject({ url: z.string() }),
     requestBody: {
       contentType: 'multipart/form-data',
       schema: z.object({ zip: z.string().meta({ format: 'binary' }) }),
@@ -85,6 +87,7 @@ describe('ApiRegistry', () => {
     path: '/projects/{id}/folder',
     summary: 'Download',
     params: z.object({ id: z.string() }),
+    requestHeaders: { Range: 'one byte range' },
     responses: { 200: { description: 'ZIP', contentType: 'application/zip' } },
   });
 
@@ -108,11 +111,33 @@ describe('ApiRegistry', () => {
         },
       },
     });
-    expect(Object.keys(patch.responses as object).sort()).toEqual(['200', '401', '422', '429']);
+    // A JSON body can be refused as not JSON, too large or invalid, whatever the route lists.
+    expect(Object.keys(patch.responses as object).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '409',
+      '413',
+      '422',
+      '429',
+    ]);
+    const problem = { $ref: '#/components/schemas/Problem' };
     expect(patch.responses).toMatchObject({
-      422: {
-        content: {
-          'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
+      422: { description: 'invalid', content: { 'application/problem+json': { schema: problem } } },
+    });
+    // A refusal's own schema adds to the problem's members, and may not forbid them.
+    const conflict = (patch.responses as Record<string, { content: object }>)['409']!.content;
+    expect(conflict).toEqual({
+      'application/problem+json': {
+        schema: {
+          allOf: [
+            problem,
+            {
+              type: 'object',
+              properties: { current: expect.objectContaining({ type: 'integer' }) as unknown },
+              required: ['current'],
+            },
+          ],
         },
       },
     });
@@ -120,7 +145,32 @@ describe('ApiRegistry', () => {
     expect(get.parameters).toContainEqual(
       expect.objectContaining({ name: 'per_page', in: 'query', required: false }),
     );
+    expect(Object.keys(get.responses as object).sort()).toEqual([
+      '200',
+      '401',
+      '404',
+      '422',
+      '429',
+    ]);
     expect(get.operationId).toBe('getProjectsId');
+
+    // JSON or multipart; a file answer named by its media type; optional request headers.
+    const post = doc.paths['/projects/folder']!.post!;
+    expect(Object.keys((post.requestBody as { content: object }).content)).toEqual([
+      'application/json',
+      'multipart/form-data',
+    ]);
+    const download = doc.paths['/projects/{id}/folder']!.get!;
+    expect(download.responses).toMatchObject({
+      200: { content: { 'application/zip': {} } },
+    });
+    expect(download.parameters).toContainEqual({
+      name: 'Range',
+      in: 'header',
+      required: false,
+      description: 'one byte range',
+      schema: { type: 'string' },
+    });
   });
 
   it('refuses a route declared twice', () => {

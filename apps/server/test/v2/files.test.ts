@@ -55,9 +55,17 @@ describe('reading files', () => {
     expect(html.headers.get('content-security-policy')).toBe(
       "default-src 'none'; frame-ancestors 'none'; sandbox",
     );
-    expect(
-      (await file(prod, 'canvas/deep/er/notes.css', '', { 'if-none-match': `"${sha256}"` })).status,
-    ).toBe(304);
+    // If-None-Match as RFC 9110 reads it: a list, weak tags, `*`.
+    for (const [sent, status] of [
+      [`"${sha256}"`, 304],
+      [`"other", "${sha256}"`, 304],
+      [`W/"${sha256}"`, 304],
+      ['*', 304],
+      ['"other"', 200],
+    ] as const) {
+      const answer = await file(prod, 'canvas/deep/er/notes.css', '', { 'if-none-match': sent });
+      expect([sent, answer.status]).toEqual([sent, status]);
+    }
   });
 
   it('takes raw or encoded slashes, and answers download=1 as an attachment', async () => {

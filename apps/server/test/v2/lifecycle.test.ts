@@ -41,9 +41,12 @@ describe('POST /assets/{id}/duplicates', () => {
     const current = await post(`/assets/${img.id}/duplicates`, { title: 'Two' });
     expect(current.body.asset.revision.files).toEqual(later.revision.files);
     expect(current.body.asset.revision.inspection.media.map((m) => m.id)).toEqual(['social']);
-    expect((await post(`/assets/${img.id}/duplicates`, { title: 'x', revision: 7 })).status).toBe(
-      404,
-    );
+    // A revision named in the body is a reference: 422 on it when there is none.
+    const none = await post(`/assets/${img.id}/duplicates`, { title: 'x', revision: 7 });
+    expect([none.status, none.body.errors]).toEqual([
+      422,
+      { revision: ['The asset has no revision 7.'] },
+    ]);
   });
 
   it("duplicates a service font into the caller's own assets", async () => {

@@ -102,6 +102,38 @@ describe('POST /assets/{id}/revisions', () => {
     }
   });
 
+  it('checks production.json against a schema named with it, on any base: 422 schema.invalid', async () => {
+    const prod = await createProduction(call, { medium: 'banner', title: 's' });
+    const content = {
+      format: 1,
+      title: 's',
+      medium: { id: 'banner', version: 1 },
+      media_contract: { version: '1.0' },
+    };
+    const named = (schema: string, base: number) =>
+      revise(call, prod.id, {
+        base_revision: base,
+        put: [{ path: 'production.json', schema, json: content }],
+      });
+    expect((await revise(call, prod.id, { base_revision: 1, put: [] })).status).toBe(201);
+    for (const base of [2, 1]) {
+      // A valid production is no palette; on the stale base too, the input is judged first.
+      const res = await named('svc://schemas/palette/1', base);
+      expect([base, res.status, res.body.code, Object.keys(res.body.errors ?? {})]).toEqual([
+        base,
+        422,
+        'invalid_files',
+        ['put.0'],
+      ]);
+      expect(new Set(res.body.violations?.map((v) => `${v.code} ${String(v.expected)}`))).toEqual(
+        new Set(['schema.invalid svc://schemas/palette/1']),
+      );
+    }
+    const own = await named('svc://schemas/production/1', 2);
+    expect(own.status).toBe(201);
+    expect(own.body.asset.revision.inspection.verdict).toBe('passed');
+  });
+
   it('judges the request before the conflict: invalid input on an earlier base is 422, not 409', async () => {
     const img = await createImage(call, png(2, 2));
     const blob = await uploadBlob(call, png(3, 3));
@@ -189,7 +221,7 @@ describe('POST /assets/{id}/revisions', () => {
       [{ put: [{ path: 'canvas/x.exe', text: 'x' }] }, 'put.0'],
       [{ put: [{ path: 'canvas/../a.css', text: 'x' }] }, 'put.0'],
       [{ put: [{ path: 'production.json', json: { format: 2 } }] }, 'put.0'],
-      [{ remove: ['production.json'] }, 'put'],
+      [{ remove: ['production.json'] }, 'remove.0'],
     ];
     for (const [change, field] of cases) {
       const res = await revise(call, prod.id, { base_revision: 1, ...change });

@@ -8,6 +8,9 @@ export const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 /** A UUID; they compare without regard to case (RFC 9562), so it is kept lower-case. */
 export const Uuid = z.uuid().toLowerCase();
 
+/** Reasons by request field (`body.title`, `page`, …), as 422 answers carry them. */
+export const FieldErrors = z.record(z.string(), z.array(z.string()));
+
 /** RFC 9457 problem details with Galley's stable `code` (decisions §1). */
 export const Problem = z.looseObject({
   type: z.string(),
@@ -15,7 +18,7 @@ export const Problem = z.looseObject({
   status: z.number().int(),
   detail: z.string(),
   code: z.string(),
-  errors: z.record(z.string(), z.array(z.string())).optional(),
+  errors: FieldErrors.optional(),
 });
 export type Problem = z.infer<typeof Problem>;
 

@@ -7,7 +7,7 @@ import type { V1Context } from '../context.js';
 import { v1Problem } from '../problems.js';
 import { PageParams } from '../schemas.js';
 import type { SaveService } from '../services/save-service.js';
-import { writeResponses } from './projects.js';
+import { checkFailure, writeResponses } from './projects.js';
 
 const tags = ['Page editing'];
 const conflict = {
@@ -128,9 +128,7 @@ export function draftRoutes(api: ApiRouter, ctx: V1Context, saves: SaveService):
       responses: writeResponses({
         200: { description: 'The saved revision', schema: v1.Saved },
         409: conflict,
-        422: {
-          description: 'Invalid body (`errors`), or the checks fail (`checks`, `violations`)',
-        },
+        422: checkFailure,
       }),
     },
     async ({ req, res, params, body }) => {

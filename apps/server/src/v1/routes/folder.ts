@@ -11,7 +11,7 @@ import { ProjectParams, VersionParams } from '../schemas.js';
 import { intakeZip } from '../services/folder-state.js';
 import { readZipUpload, zipUploadBody } from '../upload.js';
 import { decodeCursor, encodeCursor, invalidCursor } from '../../http/paging.js';
-import { notFound, writeResponses } from './projects.js';
+import { checkFailure, notFound, writeResponses } from './projects.js';
 
 const tags = ['Folders'];
 const zipResponse = (description: string) => ({
@@ -79,6 +79,7 @@ export function folderRoutes(api: ApiRouter, ctx: V1Context): void {
       responses: writeResponses({
         200: { description: 'The project; `site` for a plain site', schema: v1.CreatedProject },
         413: { description: 'The ZIP is too large' },
+        422: checkFailure,
       }),
     },
     async ({ req, res, params }) => {

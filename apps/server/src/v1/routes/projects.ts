@@ -1,4 +1,4 @@
-import { PageQuery, Timestamp, v1 } from '@galley/core';
+import { FieldErrors, PageQuery, Timestamp, v1 } from '@galley/core';
 import { z } from 'zod';
 import { authOf } from '../../auth/context.js';
 import { editorClientOf } from '../../http/editor-client.js';
@@ -15,9 +15,12 @@ import { decodeCursor, pageOf } from '../../http/paging.js';
 
 const tags = ['Projects'];
 const ProjectCursor = z.strictObject({ c: Timestamp, i: z.string().min(1) });
-const checkFailure = {
-  description: 'The folder fails the contract',
-  schema: v1.FolderCheckFailure,
+/** 422 of a write whose result is checked: the report, or an input refused before any check. */
+export const checkFailure: ResponseSpec = {
+  description:
+    'The checks fail (`checks`, `violations`, `contracts`), or the input is invalid ' +
+    '(`validation_failed` with `errors`)',
+  schema: z.union([v1.FolderCheckFailure, z.object({ errors: FieldErrors })]),
 };
 
 /** GET/POST /projects…, GET/PATCH/DELETE /projects/{id}. */
@@ -140,16 +143,14 @@ export function projectRoutes(api: ApiRouter, ctx: V1Context): void {
 
 export const notFound = { description: 'No such project, or the caller is not a member' };
 
-/** The refusals every project write can answer, plus its success. */
-export function writeResponses(
-  success: Record<number, ResponseSpec>,
-): Record<number, ResponseSpec> {
+/** The refusals every project write can answer, plus its own answers (which say more). */
+export function writeResponses(own: Record<number, ResponseSpec>): Record<number, ResponseSpec> {
   return {
-    ...success,
     400: { description: 'Missing or invalid X-Editor-Client, or a body that is not JSON' },
     403: { description: 'The caller’s role does not allow this' },
     404: notFound,
     422: { description: 'Invalid request body (`errors`)' },
     423: { description: 'Another client holds the lock (`lock`)' },
+    ...own,
   };
 }

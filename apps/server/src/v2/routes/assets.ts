@@ -22,6 +22,10 @@ import { assetWrite } from './write.js';
 import { responses } from './responses.js';
 
 export const AssetParams = z.object({ id: v2.AssetId });
+/** The multipart form of POST /assets, as documented: its fields, and the file itself. */
+const UploadForm = v2.UploadAssetFields.extend({
+  file: z.string().meta({ contentMediaType: 'application/octet-stream' }),
+});
 /** Room for the text fields and part headers of a multipart upload beside its file. */
 const MULTIPART_FIELDS_BYTES = 1024 * 1024;
 
@@ -159,6 +163,11 @@ export function assetRoutes(api: ApiRouter, ctx: V2Context): void {
         'request_key, kind, title and the file part `file`. Productions take medium and media_contract.',
       body: v2.CreateAsset,
       bodyVerbatim: ['files.*.json'],
+      requestBody: {
+        contentType: 'multipart/form-data',
+        description: 'JSON file specifications, or an image or font as the multipart part `file`',
+        schema: UploadForm,
+      },
       responses: {
         201: {
           description: 'The asset with revision 1 and its inspection',

@@ -27,6 +27,16 @@ function attachment(path: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
+/**
+ * Whether an `If-None-Match` value names this ETag: `*`, or a list compared weakly, as RFC 9110
+ * §13.1.2 asks (`W/"…"` matches `"…"`).
+ */
+function noneMatchIncludes(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
 export function fileRoutes(api: ApiRouter, ctx: V2Context): void {
   const { store } = ctx;
   api.route(
@@ -40,6 +50,11 @@ export function fileRoutes(api: ApiRouter, ctx: V2Context): void {
         '(206, or 416 when it cannot be met); `download=1` answers as an attachment.',
       params: FileParams,
       query: v2.FileQuery,
+      requestHeaders: {
+        Range: 'One byte range, `bytes=start-end`, `bytes=start-` or `bytes=-suffix`',
+        'If-Range': 'The ETag the range belongs to: another answers the whole file',
+        'If-None-Match': 'ETags (or `*`): 304 when the file has one of them',
+      },
       responses: {
         200: { description: 'The file', contentType: 'application/octet-stream' },
         206: { description: 'The requested range', contentType: 'application/octet-stream' },
@@ -73,7 +88,7 @@ export function fileRoutes(api: ApiRouter, ctx: V2Context): void {
       // no origin (decisions §6b) and loads nothing, like every other /api/ answer.
       res.setHeader('Content-Security-Policy', `${API_CONTENT_POLICY}; sandbox`);
       if (q.download === '1') res.setHeader('Content-Disposition', attachment(file.path));
-      if (req.get('if-none-match') === etag) {
+      if (noneMatchIncludes(req.get('if-none-match'), etag)) {
         res.status(304).end();
         return;
       }

@@ -71,7 +71,15 @@ export function lifecycleRoutes(api: ApiRouter, ctx: V2Context): void {
         ctx,
         { req, res, id: params.id, access: 'read', body },
         async (asset, input, caller) => {
-          const { files } = await storedFiles(ctx, asset, input.revision);
+          const { files } = await storedFiles(ctx, asset, input.revision).catch(
+            (error: unknown) => {
+              // The asset is the path's; a revision named in the body is a reference (422).
+              if (error instanceof HttpProblem && error.status === 404) {
+                throw invalidFields({ revision: [error.detail] });
+              }
+              throw error;
+            },
+          );
           return createAsset(ctx, {
             ...caller,
             kind: asset.kind as AssetKind,
