@@ -101,6 +101,10 @@ describe('galley check on generated folders', () => {
     const missing = report.violations.find((v) => v.code === 'links.missing');
     expect(missing?.path).toBe('index.html');
     expect(run.stdout).toContain(`index.html:${missing?.line}`);
+    // A reference that reads the same written and resolved is not shown as a contrast.
+    const same = `expected ${String(missing?.expected)}, found ${String(missing?.actual)}`;
+    expect(missing?.expected).toBe(missing?.actual);
+    expect(run.stdout).not.toContain(same);
   });
 
   it('fails (exit 1) on an SVG without a size on a banner canvas: canvas.size_unknown', async () => {
