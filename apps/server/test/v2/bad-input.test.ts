@@ -134,6 +134,21 @@ describe('POST /assets with bad JSON bodies', () => {
       'files.0',
     ],
     [
+      'an SVG whose XLink href has another prefix than xlink:',
+      {
+        files: [
+          {
+            path: 'x.svg',
+            text:
+              '<svg xmlns="http://www.w3.org/2000/svg" xmlns:q="http://www.w3.org/1999/xlink" width="10" height="10">' +
+              '<a q:href="javascript:alert(1)"><rect width="5" height="5"/></a>' +
+              '<image q:href="https://evil.example/t.png" width="5" height="5"/></svg>',
+          },
+        ],
+      },
+      'files.0',
+    ],
+    [
       'two files in an image',
       {
         files: [

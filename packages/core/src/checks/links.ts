@@ -142,7 +142,8 @@ function styleSheetViolations(
 /**
  * `links`: every local `href`, `src`, `srcset`, CSS `url()` and `@import` of every HTML and CSS
  * file resolves inside the folder, and nothing is loaded from another origin (following an
- * external `<a href>` is fine).
+ * external `<a href>` is fine). The other attributes that load count as these do (an SVG `href`
+ * with any prefix, legacy `background`, `<link imagesrcset>`: `html/references.ts`).
  */
 export const linksCheck: FolderCheck = {
   name: 'links',

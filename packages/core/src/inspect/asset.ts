@@ -43,8 +43,12 @@ export interface AssetContext extends FileReaders {
   readonly mediumRef: MediumRef | undefined;
   readonly medium: Medium | undefined;
   json(path: string): JsonRead;
-  /** A JSON file's schema URI: production/1 for production.json, else the one given with the write, else its `$schema` member. */
-  schemaOf(path: string): string | undefined;
+  /**
+   * The schema URIs a JSON file must match, the one it names first: the one given with the
+   * write, else its `$schema` member. A production's production.json must also match
+   * production/1 whatever it names, since the production's medium is read from it.
+   */
+  schemasOf(path: string): readonly string[];
   /** The formats a file at `path` may have in this kind of asset. */
   allowedFormats(path: string): ReadonlySet<string>;
 }
@@ -101,14 +105,21 @@ export function createAssetContext(input: AssetInput): AssetContext {
     if (path === productionFile) return new Set(['json']);
     return path.startsWith('canvas/') ? canvasAllowed : referenceFormats;
   };
-  const schemaOf = (path: string): string | undefined => {
-    if (kind === 'production' && path === productionFile) return schemaUri('production', 1);
+  const namedSchema = (path: string): string | undefined => {
     const given = input.schemas?.[path];
     if (given !== undefined) return given;
     const read = json(path);
     if (!read.ok || typeof read.value !== 'object' || read.value === null) return undefined;
     const own = (read.value as { $schema?: unknown }).$schema;
     return typeof own === 'string' ? own : undefined;
+  };
+  const schemasOf = (path: string): readonly string[] => {
+    const named = namedSchema(path);
+    const fixed =
+      kind === 'production' && path === productionFile ? schemaUri('production', 1) : undefined;
+    // A named schema is checked even on production.json (asset-api-v2: "the content is then
+    // checked against that schema"), never instead of production/1.
+    return [...new Set([named, fixed].filter((uri) => uri !== undefined))];
   };
   return {
     kind,
@@ -117,7 +128,7 @@ export function createAssetContext(input: AssetInput): AssetContext {
     mediumRef,
     medium,
     json,
-    schemaOf,
+    schemasOf,
     allowedFormats,
     ...createFileReaders(files),
   };

@@ -3,6 +3,8 @@ import type { Violation } from '../report/violation.js';
 import { imageFormats, readDimensions } from '../checks/rules/dimensions.js';
 import { fileFormatViolation } from '../checks/rules/file-format.js';
 import { decodeUtf8 } from '../checks/rules/text.js';
+import { maxNesting } from '../checks/html/page.js';
+import { violation } from '../report/codes.js';
 import { scanCss } from './css.js';
 import { scanPage, type PageScan, type PageUrl } from './html.js';
 
@@ -20,7 +22,7 @@ export interface SiteFile {
   readonly page?: PageScan;
   /** URLs written in the file (pages and style sheets). */
   readonly urls: readonly PageUrl[];
-  /** Why the `formats` check would refuse the file (its own rules, run here), if it would. */
+  /** Why `formats` would refuse the file, or `pages` a page too deep (their rules, run here). */
   readonly unfit?: Violation;
 }
 
@@ -47,6 +49,12 @@ export function readSiteFile(input: string, path: string, bytes: Uint8Array): Si
   if (text === undefined) return { ...file, urls: [] };
   if (kind === 'page') {
     const page = scanPage(text);
+    // The pages check refuses a page nested past maxNesting; the converted folder must pass it,
+    // so the page is refused here too (site.read).
+    if (page.tooDeep) {
+      const tooDeep = violation('pages.nesting', { path, expected: maxNesting });
+      return { ...file, text, urls: [], unfit: unfit ?? tooDeep };
+    }
     return { ...file, text, page, urls: page.urls };
   }
   const urls = scanCss(text).map((found): PageUrl => ({

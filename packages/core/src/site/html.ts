@@ -1,7 +1,8 @@
 import { Parser, type Handler } from 'htmlparser2';
 import { scanCss } from './css.js';
 import { scanSrcset } from './srcset.js';
-import { loadingRels } from '../checks/html/references.js';
+import { isHrefAttribute, isSrcsetAttribute, loadingRels } from '../checks/html/references.js';
+import { maxNesting } from '../checks/html/page.js';
 
 /** A span of the page source, end exclusive. */
 export interface Span {
@@ -57,17 +58,33 @@ export interface PageScan {
    * URLs resolve from the page itself (deleting only the first would let the next one count).
    */
   readonly baseHrefs: readonly Span[];
+  /**
+   * Elements nest past `maxNesting`: the scan stopped there, as the pages check stops reading
+   * (reading on is quadratic in the depth), and the page cannot be converted.
+   */
+  readonly tooDeep: boolean;
 }
 
 /** An attribute as read; it is also the holder of the URLs in its value. */
 type Attribute = Extract<UrlHolder, { kind: 'attribute' }>;
 
-/** Attributes that load what they name on any element (`href` depends on the element). */
-const loadingAttributes = new Set(['src', 'poster', 'background', 'data', 'xlink:href']);
+/**
+ * Attributes that load what they name on any element. An `href` (with any prefix: XLink) and a
+ * srcset are read as the links check reads them (`isHrefAttribute`, `isSrcsetAttribute`).
+ */
+const loadingAttributes = new Set(['src', 'poster', 'background', 'data']);
 const foreign = new Set(['svg', 'math']);
 
-/** Attributes the scan reads; the others are skipped as the parser reports them. */
-const readAttributes = new Set(['id', 'style', 'srcset', 'href', 'rel', ...loadingAttributes]);
+/** Attributes the scan reads (and any prefixed `href`); the others are skipped as reported. */
+const readAttributes = new Set([
+  'id',
+  'style',
+  'srcset',
+  'imagesrcset',
+  'href',
+  'rel',
+  ...loadingAttributes,
+]);
 
 /** Reads the URLs, title, first heading and ids of a page in one streaming pass. */
 export function scanPage(source: string): PageScan {
@@ -99,13 +116,15 @@ class PageScanner implements Partial<Handler> {
   private tagName = '';
   private base: { href: string; index: number } | undefined;
   private readonly baseHrefs: Span[] = [];
+  private depth = 0;
+  private tooDeep = false;
 
   constructor(private readonly source: string) {}
 
   result(): PageScan {
     const heading = this.heading ? collapse(this.heading.join('')) : '';
-    const { urls, title, titleAt, ids, base, baseHrefs } = this;
-    return { urls, title, titleAt, heading, ids, base, baseHrefs };
+    const { urls, title, titleAt, ids, base, baseHrefs, tooDeep } = this;
+    return { urls, title, titleAt, heading, ids, base, baseHrefs, tooDeep };
   }
 
   onparserinit(parser: Parser): void {
@@ -118,7 +137,7 @@ class PageScanner implements Partial<Handler> {
   }
 
   onattribute(name: string, value: string): void {
-    if (!readAttributes.has(name)) return;
+    if (!readAttributes.has(name) && !isHrefAttribute(name)) return;
     const span = { start: this.parser.startIndex, end: this.parser.endIndex };
     if (name === 'href' && this.tagName === 'base') this.addBase(value, span);
     if (this.attributes.some((a) => a.name === name)) return;
@@ -126,6 +145,13 @@ class PageScanner implements Partial<Handler> {
   }
 
   onopentag(name: string, _attribs: unknown, implied: boolean): void {
+    // Counted as the pages check counts (readPage): every element opened, implied ones too.
+    if (this.depth >= maxNesting) {
+      this.tooDeep = true;
+      this.parser.pause();
+      return;
+    }
+    this.depth++;
     if (implied) return;
     const end = this.parser.endIndex + 1;
     if (foreign.has(name)) this.foreignDepth++;
@@ -149,6 +175,7 @@ class PageScanner implements Partial<Handler> {
   }
 
   onclosetag(name: string, implied: boolean): void {
+    this.depth--;
     if (foreign.has(name)) this.foreignDepth = Math.max(0, this.foreignDepth - 1);
     const start = this.parser.startIndex;
     if (name === 'title' && this.titleText !== undefined) {
@@ -203,10 +230,14 @@ class PageScanner implements Partial<Handler> {
     if (name === 'style') {
       for (const found of scanCss(value))
         this.add(found.url, 'load', element, holder, found, noRemoval, span.start);
-    } else if (name === 'srcset') {
+    } else if (isSrcsetAttribute(element, name)) {
+      // A `<link imagesrcset>` loads as its `rel` says, and goes with the link when it is
+      // removed, as its `href` does.
+      const role = element === 'link' ? hrefRole(element, this.attributes) : 'load';
+      const removed = element === 'link' ? [tag] : noRemoval;
       for (const found of scanSrcset(value))
-        this.add(found.url, 'load', element, holder, found, noRemoval, span.start);
-    } else if (name === 'href' && element !== 'base') {
+        this.add(found.url, role, element, holder, found, removed, span.start);
+    } else if (isHrefAttribute(name) && element !== 'base') {
       const role = hrefRole(element, this.attributes);
       const removed = element === 'a' ? removal : element === 'area' ? [span] : [tag];
       this.add(value, role, element, holder, trimmed(value), removed, span.start);

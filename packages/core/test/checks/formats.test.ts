@@ -150,6 +150,28 @@ describe('formats check', () => {
     });
   });
 
+  describe('href under any prefix (browsers resolve XLink by namespace, not by prefix)', () => {
+    const bound = (inner: string) =>
+      `<svg xmlns="http://www.w3.org/2000/svg" xmlns:q="http://www.w3.org/1999/xlink" width="10" height="10">${inner}</svg>`;
+
+    it.each([
+      ['a javascript: link', '<a q:href="javascript:alert(1)"><rect width="5" height="5"/></a>'],
+      ['an external image', '<image q:href="https://evil.example/t.png" width="5" height="5"/>'],
+      ['an external use', '<use q:href="https://evil.example/x.svg#a"/>'],
+      ['an upper-case prefix and name', '<image Q:HREF="https://evil.example/t.png"/>'],
+    ])('refuses %s under the prefix q', (_, inner) => {
+      expect(one({ 'a.svg': bound(inner) })).toMatchObject({
+        code: 'formats.svg_active',
+        path: 'a.svg',
+        actual: ['external_reference'],
+      });
+    });
+
+    it('accepts same-document references under any prefix', () => {
+      expect(one({ 'a.svg': bound('<defs><g id="a"/></defs><use q:href="#a"/>') })).toBeUndefined();
+    });
+  });
+
   describe('url() in attributes other than style', () => {
     const external = 'https://evil.example/p.svg#g';
     const urlAttributes = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkFolder, convertSite, type Folder } from '@galley/core';
-import { folderOf, png } from './fixtures.js';
+import { folderOf, png, webFolder } from './fixtures.js';
 
 // Plain-site conversion (decisions §5) reads CSS with the links check's tokenizer and resolves
 // URLs with its resolver, against the page's `<base href>` as the check does; the server checks
@@ -169,5 +169,68 @@ describe('URLs read as the links check reads them', () => {
       'index.html': page('', '<img src="img\\a.png" alt=""><img src="im\tg/\na.png" alt="">'),
       'img/a.png': png(1, 1),
     });
+  });
+});
+
+/** Loads beyond `src` and `srcset`, `URL` standing for what they load. */
+const otherLoads: Record<string, string> = {
+  'SVG <script href>': page('', '<svg><script href="URL"></script></svg>'),
+  'SVG <script xlink:href>': page('', '<svg><script xlink:href="URL"></script></svg>'),
+  'SVG <script> with XLink bound to another prefix': page(
+    '',
+    '<svg xmlns:q="http://www.w3.org/1999/xlink"><script q:href="URL"></script></svg>',
+  ),
+  '<body background>': page('', 'x').replace('<body>', '<body background="URL">'),
+  '<table background>': page('', '<table background="URL"><tr><td>x</td></tr></table>'),
+  '<tr background>': page('', '<table><tr background="URL"><td>x</td></tr></table>'),
+  '<td background>': page('', '<table><tr><td background="URL">x</td></tr></table>'),
+  '<th background>': page('', '<table><tr><th background="URL">x</th></tr></table>'),
+  '<link rel="preload" imagesrcset>': page(
+    '<link rel="preload" as="image" imagesrcset="a.png 1x, URL 2x" imagesizes="50vw">',
+  ),
+};
+const loadTargets = [
+  ['external', 'https://evil.example/x.png'],
+  ['missing', 'nope.png'],
+] as const;
+const loadCases = Object.entries(otherLoads).flatMap(([name, html]) =>
+  loadTargets.map(([kind, url]) => [name, kind, url, html.replace('URL', url)] as const),
+);
+
+describe('loads beyond src and srcset, in a folder and in a plain site alike', () => {
+  it.each(loadCases)('%s, %s: links.* and site.* agree', (_, kind, url, html) => {
+    const folder = webFolder({ 'index.html': html, 'a.png': png(1, 1) });
+    const links = checkFolder(folder).violations.filter((v) => v.check === 'links');
+    expect(links.map((v) => [v.code, v.actual])).toEqual([[`links.${kind}`, url]]);
+    const result = convertSite(folderOf({ 'index.html': html, 'a.png': png(1, 1) }));
+    const site = result.ok ? [] : result.report.violations;
+    expect(site.map((v) => [v.code, v.actual])).toEqual([[`site.${kind}`, url]]);
+  });
+
+  it('lets SVG fragments and SVG links be, and unwraps an SVG link to a missing page', () => {
+    const svg =
+      '<svg xmlns:q="http://www.w3.org/1999/xlink"><symbol id="i"/><use href="#i"/><use q:href="#i"/>' +
+      '<a xlink:href="https://example.org/"><text>out</text></a><a q:href="gone.html"><text>gone</text></a></svg>';
+    const links = checkFolder(webFolder({ 'index.html': page('', svg) })).violations;
+    expect(links.filter((v) => v.check === 'links').map((v) => [v.code, v.actual])).toEqual([
+      ['links.missing', 'gone.html'],
+    ]);
+    const folder = convertedFolder({ 'index.html': page('', svg) });
+    expect(textOf(folder, 'index.html')).toBe(
+      page('', svg.replace(/<a q:href="gone.html">(.*?)<\/a>/, '$1')),
+    );
+  });
+
+  it('rewrites an imagesrcset that a local <base href> resolved', () => {
+    const head =
+      '<base href="img/"><link rel="preload" as="image" imagesrcset="a.png 1x, b.png 2x">';
+    const folder = convertedFolder({
+      'index.html': page(head),
+      'img/a.png': png(1, 1),
+      'img/b.png': png(1, 1),
+    });
+    expect(textOf(folder, 'index.html')).toBe(
+      page('<base><link rel="preload" as="image" imagesrcset="img/a.png 1x, img/b.png 2x">'),
+    );
   });
 });

@@ -144,6 +144,60 @@ describe('links check', () => {
     ]);
   });
 
+  it('reads the href of SVG elements, whatever prefix XLink is bound to', () => {
+    const body = [
+      '<svg xmlns:q="http://www.w3.org/1999/xlink"><symbol id="icon"/>',
+      '<script href="https://evil.example/a.js"></script>',
+      '<script xlink:href="https://evil.example/b.js"></script>',
+      '<script q:href="https://evil.example/c.js"></script>',
+      '<script href="nope.js"></script>',
+      '<image href="https://evil.example/d.png"/><use xlink:href="sprite.svg#icon"/>',
+      '<filter id="f"><feImage href="https://evil.example/e.png"/></filter>',
+      '<use href="#icon"/><a xlink:href="https://example.org/"><text>out</text></a>',
+      '<a q:href="gone.html"><text>gone</text></a>',
+      '</svg>',
+    ].join('\n');
+    expect(codesOf({ 'index.html': html({ body }) })).toEqual([
+      ['links.external', 'https://evil.example/a.js'],
+      ['links.external', 'https://evil.example/b.js'],
+      ['links.external', 'https://evil.example/c.js'],
+      ['links.external', 'https://evil.example/d.png'],
+      ['links.external', 'https://evil.example/e.png'],
+      ['links.missing', 'nope.js'],
+      ['links.missing', 'sprite.svg#icon'],
+      ['links.missing', 'gone.html'],
+    ]);
+  });
+
+  it('reads the legacy background attribute of <body> and table elements', () => {
+    const table =
+      '<table background="https://evil.example/a.png"><tbody background="b.png">' +
+      '<tr background="https://evil.example/c.png"><th background="d.png">h</th>' +
+      '<td background="https://evil.example/e.png">x</td></tr></tbody></table>';
+    const page = html({ body: table }).replace('<body>', '<body background="bg.png">');
+    expect(codesOf({ 'index.html': page, 'bg.png': png(1, 1) })).toEqual([
+      ['links.external', 'https://evil.example/a.png'],
+      ['links.external', 'https://evil.example/c.png'],
+      ['links.external', 'https://evil.example/e.png'],
+      ['links.missing', 'b.png'],
+      ['links.missing', 'd.png'],
+    ]);
+    const missing = html().replace('<body>', '<body background="nope.png">');
+    expect(codesOf({ 'index.html': missing })).toEqual([['links.missing', 'nope.png']]);
+  });
+
+  it('reads the imagesrcset of a <link> as a srcset, loaded as its rel says', () => {
+    const head = [
+      '<link rel="preload" as="image" imagesrcset="a.png 1x, https://evil.example/b.png 2x" imagesizes="50vw">',
+      '<link rel="preload" as="image" imagesrcset="nope.png 480w">',
+      '<link rel="alternate" imagesrcset="https://example.org/c.png 1x">',
+    ].join('\n');
+    expect(codesOf({ 'index.html': html({ head }), 'a.png': png(1, 1) })).toEqual([
+      ['links.external', 'https://evil.example/b.png'],
+      ['links.missing', 'nope.png'],
+    ]);
+  });
+
   describe('<base href>', () => {
     const page = (base: string, body: string, head = '') =>
       html({ head: `<base href="${base}">${head}`, body });

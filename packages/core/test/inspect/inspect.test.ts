@@ -143,6 +143,29 @@ describe('inspect', () => {
     expect(wrong.checks.map((c) => c.verdict)).toEqual(['passed', 'passed', 'failed', 'passed']);
   });
 
+  it('fails formats for an SVG whose XLink href has a prefix other than xlink:', () => {
+    const image = `<svg xmlns="http://www.w3.org/2000/svg" xmlns:q="http://www.w3.org/1999/xlink" width="10" height="10"><a q:href="javascript:alert(1)"><rect width="5" height="5"/></a><image q:href="https://evil.example/t.png" width="5" height="5"/></svg>`;
+    const inspection = run({ kind: 'image', files: folderOf({ 'x.svg': image }) });
+    expect(inspection.verdict).toBe('failed');
+    expect(inspection.checks[1]?.violations).toMatchObject([
+      { code: 'formats.svg_active', path: 'x.svg', actual: ['external_reference'] },
+    ]);
+  });
+
+  it('fails schema for production.json against the schema named with the write', () => {
+    const inspection = run({
+      kind: 'production',
+      files: folderOf({ 'production.json': production() }),
+      schemas: { 'production.json': 'svc://schemas/palette/1' },
+    });
+    expect(inspection.verdict).toBe('failed');
+    const schema = inspection.checks[3];
+    expect(schema?.details).toEqual({ schemas: { 'production.json': 'svc://schemas/palette/1' } });
+    expect(new Set(schema?.violations.map((v) => [v.code, v.expected].join(' ')))).toEqual(
+      new Set(['schema.invalid svc://schemas/palette/1']),
+    );
+  });
+
   it('takes the medium given with a production when production.json has none usable', () => {
     const files = folderOf({ 'production.json': '{}', 'canvas/a.png': png(728, 90) });
     const inspection = run({

@@ -96,6 +96,49 @@ describe('validateAssetInput (v2 422 rule)', () => {
     ).toEqual([['canvas/a.js', 'formats.kind']]);
   });
 
+  it('refuses an SVG whose XLink href has a prefix other than xlink:', () => {
+    const xlinkAs = (prefix: string, inner: string) =>
+      `<svg xmlns="http://www.w3.org/2000/svg" xmlns:${prefix}="http://www.w3.org/1999/xlink" width="10" height="10">${inner}</svg>`;
+    for (const inner of [
+      '<a q:href="javascript:alert(1)"><rect width="5" height="5"/></a>',
+      '<image q:href="https://evil.example/t.png" width="5" height="5"/>',
+      '<use q:href="https://evil.example/x.svg#a"/>',
+    ])
+      expect([
+        inner,
+        codes({ kind: 'image', files: folderOf({ 'x.svg': xlinkAs('q', inner) }) }),
+      ]).toEqual([inner, [['x.svg', 'formats.svg_active']]]);
+  });
+
+  it('checks production.json against a schema named with the write, and still against production/1', () => {
+    const named = (uri: string, content = production) =>
+      validateAssetInput({
+        kind: 'production',
+        files: folderOf({ 'production.json': content }),
+        schemas: { 'production.json': uri },
+      });
+    // A valid production is no palette: no colors, and members palette/1 does not allow.
+    const asPalette = named('svc://schemas/palette/1');
+    expect(asPalette.length).toBeGreaterThan(0);
+    for (const error of asPalette)
+      expect(error).toMatchObject({
+        code: 'schema.invalid',
+        path: 'production.json',
+        expected: 'svc://schemas/palette/1',
+      });
+    expect(named('svc://schemas/menu/1')).toMatchObject([
+      { code: 'schema.unknown', path: 'production.json', actual: 'svc://schemas/menu/1' },
+    ]);
+    expect(named('svc://schemas/production/1')).toEqual([]);
+    // Naming another schema never replaces production/1: a palette is not a production.
+    const palette = JSON.stringify({ colors: [{ name: 'Ink', value: '#000000' }] });
+    const paletteAsProduction = named('svc://schemas/palette/1', palette);
+    expect(paletteAsProduction.length).toBeGreaterThan(0);
+    expect(new Set(paletteAsProduction.map((e) => e.expected))).toEqual(
+      new Set(['svc://schemas/production/1']),
+    );
+  });
+
   it('refuses JSON failing its schema, naming an unknown schema, or naming none in data', () => {
     expect(
       codes({

@@ -36,6 +36,32 @@ describe('site.read: an entry cannot be read or decoded', () => {
     expect(result.site.ignored).toEqual(['old.css']);
   });
 
+  it('refuses a page nested past 512 levels, which the pages check cannot read to its end', () => {
+    const deep = (tag: string, depth: number) => page('Deep', `<${tag}>`.repeat(depth) + 'x');
+    const violations = refused(
+      convertSite(
+        folderOf({
+          'index.html': deep('div', 600),
+          // Inside html and body: 511 elements are 513 levels, 510 are 512, still read.
+          'sub/b.html': deep('span', 511),
+          'sub/c.html': deep('span', 510),
+        }),
+      ),
+    );
+    expect(violations.map((v) => [v.check, v.code, v.path, v.expected])).toEqual([
+      ['site', 'site.read', 'index.html', 512],
+      ['site', 'site.read', 'sub/b.html', 512],
+    ]);
+    expect(violations[0]?.message).toContain('nested more than 512 deep');
+    // The same ZIP as the service and the CLI read it: refused, never a folder report.
+    const zip = writeZip(folderOf({ 'index.html': deep('div', 600) }));
+    expect(refused(convertSiteZip(zip)).map((v) => v.code)).toEqual(['site.read']);
+  });
+
+  it('converts a page nested exactly 512 levels, and the result passes the pages check', () => {
+    converted(convertSite(folderOf({ 'index.html': page('Deep', '<div>'.repeat(510) + 'x') })));
+  });
+
   it('folds a reader’s findings into site.read and site.limit', () => {
     const preViolations = [
       violation('names.traversal', { path: '../evil.html' }),

@@ -113,7 +113,7 @@ export function readPage(text: string): PageFacts {
         (name === 'title' && title === undefined && svgDepth === 0) || name === 'style';
       if (captures && capture === undefined)
         capture = { node, depth: open.length, parts: [], textStart: -1 };
-      attributeReferences(name, attribs, node, references);
+      attributeReferences(name, attribs, node, references, svgDepth > 0);
     },
     ontext(data) {
       if (capture === undefined) return;

@@ -10,7 +10,11 @@ export interface PageReference {
   readonly offset?: number;
 }
 
-/** Attributes that make the browser fetch a resource, by element. */
+/**
+ * Attributes that make the browser fetch a resource, by element. `background` is legacy
+ * markup every browser still fetches as the element's background image. The `href` of an SVG
+ * element is read apart (`hrefLoads`), and a `<link>`'s URLs depend on its `rel`.
+ */
 const loadingAttributes: ReadonlyMap<string, readonly string[]> = new Map([
   ['script', ['src']],
   ['img', ['src', 'srcset']],
@@ -23,11 +27,54 @@ const loadingAttributes: ReadonlyMap<string, readonly string[]> = new Map([
   ['embed', ['src']],
   ['object', ['data']],
   ['input', ['src']],
-  ['image', ['href', 'xlink:href']],
-  ['use', ['href', 'xlink:href']],
-  ['feimage', ['href', 'xlink:href']],
-  ['feImage', ['href', 'xlink:href']],
+  ['body', ['background']],
+  ['table', ['background']],
+  ['thead', ['background']],
+  ['tbody', ['background']],
+  ['tfoot', ['background']],
+  ['tr', ['background']],
+  ['td', ['background']],
+  ['th', ['background']],
 ]);
+
+/**
+ * Whether an attribute is an `href`: unprefixed, or an XLink `href` (`xlink:href`). The XLink
+ * namespace may be bound to any prefix (`xmlns:q="http://www.w3.org/1999/xlink"`, `q:href`),
+ * and a check that trusted only `xlink:` could be passed by renaming the prefix, so every
+ * prefixed `href` counts. Plain-site conversion reads the same attributes.
+ */
+export function isHrefAttribute(name: string): boolean {
+  return name === 'href' || name.endsWith(':href');
+}
+
+/**
+ * Whether an attribute holds a `srcset` (image candidates, each a URL): `srcset` itself, or the
+ * `imagesrcset` of a `<link>` (`rel="preload" as="image"`), which the browser fetches alike.
+ * Plain-site conversion reads the same attributes.
+ */
+export function isSrcsetAttribute(element: string, name: string): boolean {
+  return name === 'srcset' || (name === 'imagesrcset' && element === 'link');
+}
+
+/**
+ * SVG elements whose `href` counts as a load even outside an `<svg>`, as it always has: nothing
+ * legitimate writes them in HTML content, and counting them errs on the safe side.
+ */
+const svgLoadingElements: ReadonlySet<string> = new Set(['image', 'use', 'feimage']);
+
+/**
+ * What an element's `href` (with any prefix) is: a link the reader follows (`false`), a load
+ * (`true`), or nothing to read (`undefined`). In SVG every element but `<a>` loads what its
+ * `href` names (`<script>`, `<image>`, `<use>`, `<feImage>`, filters, gradients, patterns,
+ * animations…); a fragment (`#id`) names the same document and resolves to nothing to check. A
+ * `<base>` is read as the page's base instead (`PageFacts.base`), a `<link>` by its `rel`.
+ */
+function hrefLoads(element: string, inSvg: boolean): boolean | undefined {
+  if (element === 'a' || element === 'area') return false;
+  if (element === 'base') return undefined;
+  return inSvg || svgLoadingElements.has(element) ? true : undefined;
+}
+
 /**
  * `<link rel>` values that fetch their `href`; other rels (canonical, alternate…) only point.
  * preconnect and dns-prefetch fetch nothing but open a connection, so they count as loads too.
@@ -89,25 +136,41 @@ function linkLoads(rel: string | undefined): boolean {
   return false;
 }
 
-/** The references in one element's attributes (its `style` attribute included), added to `out`. */
+/** The URLs of an attribute's value: the candidates of a srcset, else the value itself. */
+function attributeUrls(element: string, attribute: string, value: string): string[] {
+  return isSrcsetAttribute(element, attribute) ? srcsetUrls(value) : [value];
+}
+
+/**
+ * The references in one element's attributes (its `style` attribute included), added to `out`.
+ * `inSvg`: the element is inside an `<svg>`, where an `href` loads what it names.
+ */
 export function attributeReferences(
   name: string,
   attribs: Readonly<Record<string, string>>,
   node: number,
   out: PageReference[],
+  inSvg = false,
 ): void {
   const attributes = loadingAttributes.get(name);
   if (attributes !== undefined)
     for (const attribute of attributes) {
       const value = attribs[attribute];
       if (value === undefined) continue;
-      if (attribute !== 'srcset') out.push({ url: value, loads: true, node });
-      else for (const url of srcsetUrls(value)) out.push({ url, loads: true, node });
+      for (const url of attributeUrls(name, attribute, value)) out.push({ url, loads: true, node });
     }
-  const href = attribs.href;
-  if (href !== undefined) {
-    if (name === 'link') out.push({ url: href, loads: linkLoads(attribs.rel), node });
-    else if (name === 'a' || name === 'area') out.push({ url: href, loads: false, node });
+  if (name === 'link') {
+    const loads = linkLoads(attribs.rel);
+    for (const attribute of ['href', 'imagesrcset']) {
+      const value = attribs[attribute];
+      if (value === undefined) continue;
+      for (const url of attributeUrls(name, attribute, value)) out.push({ url, loads, node });
+    }
+  } else {
+    const loads = hrefLoads(name, inSvg);
+    if (loads !== undefined)
+      for (const [attribute, url] of Object.entries(attribs))
+        if (isHrefAttribute(attribute)) out.push({ url, loads, node });
   }
   const style = attribs.style;
   if (style !== undefined)

@@ -19,11 +19,15 @@ const activeElements: Readonly<Record<string, SvgActiveReason>> = {
   embed: 'foreign_object',
   object: 'foreign_object',
 };
-const referenceAttributes = new Set(['href', 'xlink:href', 'src']);
+/**
+ * Matched by local name: browsers resolve `q:href` by its namespace, so with
+ * `xmlns:q="http://www.w3.org/1999/xlink"` it is `xlink:href`. Any prefix counts, bound or not.
+ */
+const referenceAttributes = new Set(['href', 'src']);
 /** Embedded raster images load nothing; anything else (another SVG, HTML) could be active. */
 const inertDataUrl = /^data:image\/(?:png|jpeg|gif|webp|avif);/i;
 
-const localName = (name: string): string => name.slice(name.indexOf(':') + 1).toLowerCase();
+const localName = (name: string): string => name.slice(name.lastIndexOf(':') + 1).toLowerCase();
 
 function isExternal(value: string): boolean {
   const url = value.trim();
@@ -149,7 +153,7 @@ export function svgActiveContent(text: string): SvgActiveReason[] {
         for (const [attribute, value] of Object.entries(attributes)) {
           const attr = attribute.toLowerCase();
           if (localName(attr).startsWith('on')) reasons.add('event_handler');
-          else if (referenceAttributes.has(attr) && isExternal(value))
+          else if (referenceAttributes.has(localName(attr)) && isExternal(value))
             reasons.add('external_reference');
           else if (attr === 'style') checkCss(value);
           else checkAttributeUrls(value);

@@ -4,10 +4,25 @@ import { formatOfPath } from '../../media/catalog.js';
 import { validateJson } from '../../schemas/validate.js';
 import type { AssetContext, StandardFindings } from '../asset.js';
 
+function schemaViolations(path: string, uri: string, value: unknown): Violation[] {
+  const result = validateJson(uri, value);
+  if (result === undefined) return [violation('schema.unknown', { path, actual: uri })];
+  if (result.ok) return [];
+  return result.errors.map((error) =>
+    violation('schema.invalid', {
+      path,
+      message: `${error.path || '/'} ${error.message}`,
+      expected: uri,
+      actual: error.path,
+    }),
+  );
+}
+
 /**
  * `schema`: every JSON file that has a schema (production.json always; data files must) matches
- * it. An unknown schema URI is a violation; JSON that does not parse is the formats standard's
- * finding and leaves this one unchecked.
+ * it; production.json naming another schema must match both, and `details.schemas` shows the
+ * named one. An unknown schema URI is a violation; JSON that does not parse is the formats
+ * standard's finding and leaves this one unchecked.
  */
 export function inspectSchema(asset: AssetContext): StandardFindings {
   const violations: Violation[] = [];
@@ -15,29 +30,18 @@ export function inspectSchema(asset: AssetContext): StandardFindings {
   let unusable = false;
   for (const path of asset.paths) {
     if (formatOfPath(path) !== 'json') continue;
-    const uri = asset.schemaOf(path);
-    if (uri === undefined) {
+    const uris = asset.schemasOf(path);
+    if (uris.length === 0) {
       if (asset.kind === 'data') violations.push(violation('schema.missing', { path }));
       continue;
     }
-    schemas[path] = uri;
+    schemas[path] = uris[0]!;
     const read = asset.json(path);
     if (!read.ok) {
       unusable = true;
       continue;
     }
-    const result = validateJson(uri, read.value);
-    if (result === undefined) violations.push(violation('schema.unknown', { path, actual: uri }));
-    else if (!result.ok)
-      for (const error of result.errors)
-        violations.push(
-          violation('schema.invalid', {
-            path,
-            message: `${error.path || '/'} ${error.message}`,
-            expected: uri,
-            actual: error.path,
-          }),
-        );
+    for (const uri of uris) violations.push(...schemaViolations(path, uri, read.value));
   }
   return { target: null, violations, unusable, details: { schemas } };
 }
