@@ -114,9 +114,8 @@ export interface IdempotencyOptions {
 
 /**
  * `request_key` on writes (decisions §6): per account, 7 days, compared by fingerprint. A
- * different body is `request_key_reused` (checked first); a key whose first request still runs
- * in another process is `request_in_progress`; otherwise the first answer is replayed. Duplicates
- * arriving at this process while the first runs wait for it, so they get its answer too.
+ * different body is `request_key_reused` (checked first); a key whose first request still runs,
+ * in this process or another, is `request_in_progress`; otherwise the first answer is replayed.
  *
  * "Still runs" is a lease on the claim, renewed while the request runs: a request whose process
  * died (killed, or cut off from the database) stops renewing, and once its lease has ended a
@@ -126,7 +125,8 @@ export interface IdempotencyOptions {
 export class Idempotency {
   readonly #store: Store;
   readonly #renewEveryMs: number;
-  readonly #running = new Map<string, { fingerprint: string; done: Promise<void> }>();
+  /** The keys whose first request runs in this process, by `account:key`. */
+  readonly #running = new Map<string, { fingerprint: string }>();
 
   constructor(store: Store, options: IdempotencyOptions = {}) {
     this.#store = store;
@@ -142,20 +142,18 @@ export class Idempotency {
     const { accountNumber, key } = input;
     const fingerprint = fingerprintOf(req, input.body);
     const id = `${accountNumber}:${key}`;
-    for (let local = this.#running.get(id); local; local = this.#running.get(id)) {
+    const local = this.#running.get(id);
+    if (local) {
       if (local.fingerprint !== fingerprint) throw reused();
-      await local.done;
+      throw inProgress();
     }
-    let finish = () => {};
-    this.#running.set(id, { fingerprint, done: new Promise<void>((r) => (finish = r)) });
+    this.#running.set(id, { fingerprint });
     let lease: Lease | undefined;
     try {
       const claim = await this.#store.requestKeys.claim({ accountNumber, key, fingerprint });
       if (!claim.ok) {
         if (claim.record.fingerprint !== fingerprint) throw reused();
-        if (claim.record.state === 'running') {
-          throw assetProblem('request_in_progress', 'The first request with this key still runs.');
-        }
+        if (claim.record.state === 'running') throw inProgress();
         sendAnswer(res, claim.record.answer);
         return;
       }
@@ -171,7 +169,6 @@ export class Idempotency {
     } finally {
       await lease?.stop();
       this.#running.delete(id);
-      finish();
     }
   }
 
@@ -250,4 +247,8 @@ function reused() {
     'request_key_reused',
     'This request_key was already used with a different request.',
   );
+}
+
+function inProgress() {
+  return assetProblem('request_in_progress', 'The first request with this key still runs.');
 }
