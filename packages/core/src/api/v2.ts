@@ -1,7 +1,7 @@
 // Bodies of the asset interface (/api/v2): asset-api-v2.md as settled by decisions §6 and §8.
 // The inspection shapes are the inspection module's own (one schema, re-exported here).
 import { z } from 'zod';
-import { MediumRef } from '../media/catalog.js';
+import { MediumRef, mediaCatalog } from '../media/catalog.js';
 import { CheckOutcome } from '../report/violation.js';
 import { AssetKind, Inspection, InspectionSummary } from '../inspect/inspection.js';
 import {
@@ -152,8 +152,8 @@ const KindList = z
 export const AssetListQuery = z.strictObject({
   q: z.string().max(200).optional(),
   kind: KindList.optional(),
-  /** A medium id (`banner`), matched against the inspection's judged media. */
-  medium: z.string().max(64).optional(),
+  /** A medium id of the catalog (`banner`), matched against the inspection's judged media. */
+  medium: z.enum(mediaCatalog.map((medium) => medium.id) as [string, ...string[]]).optional(),
   state: AssetState.default('active'),
   verdict: Verdict.optional(),
   sort: z.enum(['updated', 'title']).default('updated'),
