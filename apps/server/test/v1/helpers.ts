@@ -98,22 +98,30 @@ export function page(title: string, body: string): string {
   return `<!doctype html>\n<html><head><meta charset="utf-8"><title>${title}</title><link rel="stylesheet" href="style.css"></head>\n<body>${body}</body></html>\n`;
 }
 
+export interface PageEntry {
+  file: string;
+  title: string;
+  public_url: string;
+}
+
+/** `project.json` of the web medium with these pages (in this order). */
+export function projectJson(title: string, pages: readonly PageEntry[]): string {
+  const project = { format: 1, title, media: { id: 'web', version: 1 }, pages };
+  return `${JSON.stringify(project, null, 2)}\n`;
+}
+
+const homeAndAbout: readonly PageEntry[] = [
+  { file: 'index.html', title: 'Home', public_url: '/' },
+  { file: 'about.html', title: '', public_url: '/about.html' },
+];
+
 /** A valid project folder of the web medium: two pages and a style sheet. */
 export function projectFolder(
   title = 'Shop',
   extra: Record<string, string> = {},
 ): Map<string, Uint8Array> {
-  const project = {
-    format: 1,
-    title,
-    media: { id: 'web', version: 1 },
-    pages: [
-      { file: 'index.html', title: 'Home', public_url: '/' },
-      { file: 'about.html', title: '', public_url: '/about.html' },
-    ],
-  };
   const files: Record<string, string> = {
-    'project.json': `${JSON.stringify(project, null, 2)}\n`,
+    'project.json': projectJson(title, homeAndAbout),
     'index.html': page(
       'Home',
       '<h1 id="top">Welcome</h1><p id="intro" class="lead">Hello there</p><ul id="list"><li>One</li></ul><a href="about.html">About</a>',

@@ -18,6 +18,7 @@ import {
   createProject,
   page,
   projectFolder,
+  projectJson,
   startV1Server,
   zipForm,
   zipOf,
@@ -242,16 +243,11 @@ describe('listing, renaming, replacing, exporting, deleting', () => {
     // A new first page arrives before the next request.
     const replacement = projectFolder('Paged', {
       'new.html': page('New', '<p>new</p>'),
-      'project.json': JSON.stringify({
-        format: 1,
-        title: 'Paged',
-        media: { id: 'web', version: 1 },
-        pages: [
-          { file: 'new.html', title: 'New', public_url: '/new.html' },
-          { file: 'index.html', title: 'Home', public_url: '/' },
-          { file: 'about.html', title: '', public_url: '/about.html' },
-        ],
-      }),
+      'project.json': projectJson('Paged', [
+        { file: 'new.html', title: 'New', public_url: '/new.html' },
+        { file: 'index.html', title: 'Home', public_url: '/' },
+        { file: 'about.html', title: '', public_url: '/about.html' },
+      ]),
     });
     const replaced = await ada('POST', `/projects/${id}/folder`, {
       form: zipForm(zipOf(replacement)),
@@ -279,23 +275,18 @@ describe('listing, renaming, replacing, exporting, deleting', () => {
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ title: 'After', revision: 2 });
     const zip = await ada('GET', `/projects/${id}/folder`);
-    const projectJson = readZip(zip.bytes).folder.get('project.json')!;
-    expect(JSON.parse(new TextDecoder().decode(projectJson))).toMatchObject({ title: 'After' });
+    const written = readZip(zip.bytes).folder.get('project.json')!;
+    expect(JSON.parse(new TextDecoder().decode(written))).toMatchObject({ title: 'After' });
     // The title it already has: nothing to record, no revision.
     const again = await ada<ProjectBody>('PATCH', `/projects/${id}`, { json: { title: 'After' } });
     expect([again.status, again.body.revision, again.body.title]).toEqual([200, 2, 'After']);
 
     const replacement = projectFolder('Replaced', {
       'contact.html': page('Contact', '<p id="c">mail</p>'),
-      'project.json': JSON.stringify({
-        format: 1,
-        title: 'Replaced',
-        media: { id: 'web', version: 1 },
-        pages: [
-          { file: 'index.html', title: 'Home', public_url: '/' },
-          { file: 'contact.html', title: 'Contact', public_url: '/contact.html' },
-        ],
-      }),
+      'project.json': projectJson('Replaced', [
+        { file: 'index.html', title: 'Home', public_url: '/' },
+        { file: 'contact.html', title: 'Contact', public_url: '/contact.html' },
+      ]),
     });
     replacement.delete('about.html');
     replacement.set('index.html', encoder.encode(page('Home', '<p>new home</p>')));
