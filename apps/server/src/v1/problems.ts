@@ -18,6 +18,7 @@ export const V1_PROBLEMS = {
   nothing_to_undo: [409, 'Nothing to undo'],
   nothing_to_redo: [409, 'Nothing to redo'],
   draft_unusable: [409, 'The draft can no longer be rebuilt'],
+  commit_id_reused: [409, 'The commit_id belongs to another save'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type V1ProblemCode = keyof typeof V1_PROBLEMS;

@@ -179,6 +179,12 @@ describe('the editing flow', () => {
       json: { draft_token: fix.body.draft_token, commit_id: commitId.toUpperCase() },
     });
     expect([shouted.status, shouted.body]).toEqual([200, saved.body]);
+    // The same commit id on another page is not this save: answering it would say that page was
+    // saved.
+    const elsewhere = await ada('PUT', `/pages/${pageIds['about.html']!}/operations`, {
+      json: { draft_token: fix.body.draft_token, commit_id: commitId },
+    });
+    expect([elsewhere.status, elsewhere.body.code]).toEqual([409, 'commit_id_reused']);
     expect((await ada<ProjectBody>('GET', `/projects/${id}`)).body.revision).toBe(2);
 
     // After a save the draft goes on, on the new base, with an empty undo stack.

@@ -13,7 +13,8 @@ const tags = ['Page editing'];
 const conflict = {
   description:
     '`lock_required`, `stale_draft_token`, `revision_conflict`, `nothing_to_undo`/`redo`, ' +
-    '`draft_unusable` (a draft that can no longer be rebuilt: discard it)',
+    '`draft_unusable` (a draft that can no longer be rebuilt: discard it), `commit_id_reused` ' +
+    '(a save whose commit_id already saved another page)',
 };
 
 /** Steps 2 to 4 of the editing flow: drafts, operations, draft undo/redo, save. */

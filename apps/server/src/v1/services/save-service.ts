@@ -40,11 +40,22 @@ export class SaveService {
   }
 
   /** The answer of an earlier save with this commit id, or null. */
+  /**
+   * The answer of the save that used `commitId` in this project, or null. One that saved another
+   * page is 409 `commit_id_reused`: answering it would tell the caller this page was saved.
+   */
   async replay(access: PageAccess, commitId: string): Promise<Saved | null> {
-    return (await this.#store.projectRevisions.findCommit(
+    const saved = (await this.#store.projectRevisions.findCommit(
       access.project.id,
       commitId,
     )) as Saved | null;
+    if (saved && saved.page.id !== access.page.id) {
+      throw v1Problem(
+        'commit_id_reused',
+        `This commit_id saved ${saved.page.file}; send a new commit_id with every save.`,
+      );
+    }
+    return saved;
   }
 
   /**
