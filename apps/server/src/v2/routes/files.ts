@@ -56,8 +56,8 @@ export function fileRoutes(api: ApiRouter, ctx: V2Context): void {
         'If-None-Match': 'ETags (or `*`): 304 when the file has one of them',
       },
       responses: {
-        200: { description: 'The file', contentType: 'application/octet-stream' },
-        206: { description: 'The requested range', contentType: 'application/octet-stream' },
+        200: { description: 'The file, as its own media type', contentType: '*/*' },
+        206: { description: 'The requested range, as the file’s media type', contentType: '*/*' },
         404: responses[404],
         410: responses[410],
         416: { description: 'The range cannot be met' },
