@@ -125,8 +125,8 @@ export interface IdempotencyOptions {
 export class Idempotency {
   readonly #store: Store;
   readonly #renewEveryMs: number;
-  /** The keys whose first request runs in this process, by `account:key`. */
-  readonly #running = new Map<string, { fingerprint: string }>();
+  /** The fingerprints of the requests running in this process, by `account:key`. */
+  readonly #running = new Map<string, string>();
 
   constructor(store: Store, options: IdempotencyOptions = {}) {
     this.#store = store;
@@ -142,12 +142,9 @@ export class Idempotency {
     const { accountNumber, key } = input;
     const fingerprint = fingerprintOf(req, input.body);
     const id = `${accountNumber}:${key}`;
-    const local = this.#running.get(id);
-    if (local) {
-      if (local.fingerprint !== fingerprint) throw reused();
-      throw inProgress();
-    }
-    this.#running.set(id, { fingerprint });
+    const running = this.#running.get(id);
+    if (running !== undefined) throw running === fingerprint ? inProgress() : reused();
+    this.#running.set(id, fingerprint);
     let lease: Lease | undefined;
     try {
       const claim = await this.#store.requestKeys.claim({ accountNumber, key, fingerprint });
