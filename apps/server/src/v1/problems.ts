@@ -19,6 +19,7 @@ export const V1_PROBLEMS = {
   nothing_to_redo: [409, 'Nothing to redo'],
   draft_unusable: [409, 'The draft can no longer be rebuilt'],
   commit_id_reused: [409, 'The commit_id belongs to another save'],
+  project_busy: [503, 'Other changes of the project came first'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type V1ProblemCode = keyof typeof V1_PROBLEMS;
@@ -27,9 +28,17 @@ export function v1Problem(
   code: V1ProblemCode,
   detail: string,
   extras?: Record<string, unknown>,
+  headers?: Record<string, string>,
 ): HttpProblem {
   const [status, title] = V1_PROBLEMS[code];
-  return new HttpProblem({ status, code, title, detail, ...(extras ? { extras } : {}) });
+  return new HttpProblem({
+    status,
+    code,
+    title,
+    detail,
+    ...(extras ? { extras } : {}),
+    ...(headers ? { headers } : {}),
+  });
 }
 
 /** 422 with the check report: `checks`, `violations` and `contracts`. */

@@ -266,6 +266,24 @@ describe('listing, renaming, replacing, exporting, deleting', () => {
     expect((await ada('GET', `/projects/${id}/pages?page=${ahead}`)).status).toBe(422);
   });
 
+  it('renames sent at once all land, one revision each, in some order', async () => {
+    const { id } = await createProject(s, s.token, 'Crowded');
+    const titles = Array.from({ length: 24 }, (_, i) => `Title ${i}`);
+    const answers = await Promise.all(
+      titles.map((title, i) =>
+        caller(s, s.token, `renamer-${i}`)<ProjectBody>('PATCH', `/projects/${id}`, {
+          json: { title },
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(titles.map(() => 200));
+    const revisions = answers.map((a) => a.body.revision).sort((a, b) => a - b);
+    expect(revisions).toEqual(titles.map((_, i) => i + 2));
+    const last = answers.find((a) => a.body.revision === titles.length + 1)!;
+    const now = await call<ProjectBody>(s, 'GET', `/projects/${id}`, { token: s.token });
+    expect([now.body.revision, now.body.title]).toEqual([titles.length + 1, last.body.title]);
+  });
+
   it('renames (history `title`), replaces the folder (history `folder`), keeps page ids', async () => {
     const { id, pageIds } = await createProject(s, s.token, 'Before');
     const ada = caller(s, s.token, 'renamer');

@@ -12,7 +12,14 @@ import type { Store, TestClock } from '@galley/store';
 import { loadConfig, startServer } from '@galley/server';
 import { describeStores, lockWaitBegun } from '../../../../packages/store/test/stores.js';
 import { startTestServer } from '../platform/harness.js';
-import type { DraftBody, HistoryBody, OperationBody, SavedBody, TestServer } from './helpers.js';
+import type {
+  DraftBody,
+  HistoryBody,
+  OperationBody,
+  ProjectBody,
+  SavedBody,
+  TestServer,
+} from './helpers.js';
 import { caller, createProject } from './helpers.js';
 
 const lockBody = { kind: 'agent', label: 'Twin requests' };
@@ -188,6 +195,36 @@ describeStores('one request sent to two server processes', (t) => {
       commit.resolve();
       await savedOnce(run, [await onA, await onB]);
     });
+
+  it('answers 503 project_busy to a rename that the other process keeps overtaking', async () => {
+    const { id } = await createProject(a, a.token);
+    const onA = caller(a, a.token, 'overtaken');
+    const onB = caller({ ...a, url: b.url }, a.token, 'overtaking');
+    let settled = false;
+    const renamed = onA<ProjectBody>('PATCH', `/projects/${id}`, { json: { title: 'Mine' } });
+    void renamed.finally(() => (settled = true));
+    // Each time A has proposed its change and is about to record it, B records one first.
+    let overtaken = 0;
+    for (;;) {
+      const held = holdNext(t.store, 'transaction');
+      await Promise.race([held.reached, renamed]);
+      if (settled) {
+        held.release();
+        break;
+      }
+      const other = await onB<ProjectBody>('PATCH', `/projects/${id}`, {
+        json: { title: `Theirs ${++overtaken}` },
+      });
+      expect(other.status).toBe(200);
+      held.release();
+    }
+    const answer = await renamed;
+    expect([answer.status, answer.body.code]).toEqual([503, 'project_busy']);
+    expect(answer.headers.get('retry-after')).toBe('1');
+    expect(overtaken).toBeGreaterThan(1);
+    const now = await onA<ProjectBody>('GET', `/projects/${id}`);
+    expect([now.body.title, now.body.revision]).toEqual([`Theirs ${overtaken}`, overtaken + 1]);
+  });
 
   it('applies one operation once, and answers it alike in both processes', async () => {
     const run = await editing('operation');

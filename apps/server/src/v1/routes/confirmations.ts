@@ -8,7 +8,7 @@ import { parseOptionalBody } from '../../http/parse.js';
 import { ConfirmationParams, ProjectParams } from '../schemas.js';
 import { decodeCursor, pageOf } from '../../http/paging.js';
 import { BelowCursor } from '../urls.js';
-import { notFound, writeResponses } from './projects.js';
+import { notFound, projectBusy, writeResponses } from './projects.js';
 
 const tags = ['Confirmed versions'];
 
@@ -103,6 +103,7 @@ export function confirmationRoutes(api: ApiRouter, ctx: V1Context): void {
           headers: { Location: { description: 'URL of the confirmation' } },
         },
         423: { description: '`lock_held`: another client holds the lock (none is needed)' },
+        503: projectBusy,
       }),
     },
     async ({ req, res, params }) => {

@@ -7,7 +7,7 @@ import type { V1Context } from '../context.js';
 import { v1Problem } from '../problems.js';
 import { PageParams } from '../schemas.js';
 import type { SaveService } from '../services/save-service.js';
-import { checkFailure, writeResponses } from './projects.js';
+import { checkFailure, projectBusy, writeResponses } from './projects.js';
 
 const tags = ['Page editing'];
 const conflict = {
@@ -130,6 +130,7 @@ export function draftRoutes(api: ApiRouter, ctx: V1Context, saves: SaveService):
         200: { description: 'The saved revision', schema: v1.Saved },
         409: conflict,
         422: checkFailure,
+        503: projectBusy,
       }),
     },
     async ({ req, res, params, body }) => {

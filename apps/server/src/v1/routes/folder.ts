@@ -11,7 +11,7 @@ import { ProjectParams, VersionParams } from '../schemas.js';
 import { intakeZip } from '../services/folder-state.js';
 import { readZipUpload, zipUploadBody } from '../upload.js';
 import { decodeCursor, encodeCursor, invalidCursor } from '../../http/paging.js';
-import { checkFailure, notFound, writeResponses } from './projects.js';
+import { checkFailure, notFound, projectBusy, writeResponses } from './projects.js';
 
 const tags = ['Folders'];
 const zipResponse = (description: string) => ({
@@ -80,6 +80,7 @@ export function folderRoutes(api: ApiRouter, ctx: V1Context): void {
         200: { description: 'The project; `site` for a plain site', schema: v1.CreatedProject },
         413: { description: 'The ZIP is too large' },
         422: checkFailure,
+        503: projectBusy,
       }),
     },
     async ({ req, res, params }) => {

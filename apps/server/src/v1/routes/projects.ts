@@ -109,7 +109,10 @@ export function projectRoutes(api: ApiRouter, ctx: V1Context): void {
       editorClient: true,
       params: ProjectParams,
       body: v1.RenameProject,
-      responses: writeResponses({ 200: { description: 'The project', schema: v1.Project } }),
+      responses: writeResponses({
+        200: { description: 'The project', schema: v1.Project },
+        503: projectBusy,
+      }),
     },
     async ({ req, res, params, body }) => {
       const access = await projectFor(ctx, req, params.id, 'edit');
@@ -142,6 +145,11 @@ export function projectRoutes(api: ApiRouter, ctx: V1Context): void {
 }
 
 export const notFound = { description: 'No such project, or the caller is not a member' };
+
+/** A change of the saved folder that other processes' changes kept overtaking. */
+export const projectBusy = {
+  description: '`project_busy`: other changes of the project kept coming first; see Retry-After',
+};
 
 /** The refusals every project write can answer, plus its own answers (which say more). */
 export function writeResponses(own: Record<number, ResponseSpec>): Record<number, ResponseSpec> {

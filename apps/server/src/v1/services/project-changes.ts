@@ -9,6 +9,7 @@ import type {
 } from '../store-types.js';
 import type { FolderFiles } from './folder-files.js';
 import { folderStateOf, renamedProjectJson } from './folder-state.js';
+import { KeyedSerial } from './keyed-serial.js';
 import type { RevisionStates } from './revision-states.js';
 
 /** A change of the saved folder, proposed against the current revision. */
@@ -28,18 +29,37 @@ export interface ChangeSpec {
  */
 export type CommitOutcome = { state: RevisionState } | { earlier: unknown };
 
-/** Attempts before giving up when other writes keep moving the revision. */
-const ATTEMPTS = 5;
+/**
+ * Attempts before giving up when writes in other processes keep moving the revision (this
+ * process runs its own one at a time per project), and the pause between them.
+ */
+const ATTEMPTS = 8;
+const PAUSE_MS = 5;
+
+/** 503 with `Retry-After`: the change was proposed ATTEMPTS times and never got its turn. */
+const keptMoving = () =>
+  v1Problem(
+    'project_busy',
+    'Other changes of this project kept coming first; send it again.',
+    undefined,
+    { 'Retry-After': '1' },
+  );
+
+const pause = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, PAUSE_MS * attempt * (0.5 + Math.random())));
 
 /**
  * Every write that makes a new saved revision. Each one runs in one transaction holding the
  * project row; when another write moved the revision between reading and writing, the change
  * is proposed again on the newer state (so it is never applied to a state it did not see).
+ * Within this process the changes of one project run one after another, so only writes of
+ * other processes (sharing the store) can move the revision under a change.
  */
 export class ProjectChanges {
   readonly #store: Store;
   readonly #states: RevisionStates;
   readonly #files: FolderFiles;
+  readonly #serial = new KeyedSerial();
 
   constructor(store: Store, states: RevisionStates, files: FolderFiles) {
     this.#store = store;
@@ -90,13 +110,23 @@ export class ProjectChanges {
     return this.#change(projectId, account, commitId, propose);
   }
 
-  async #change(
+  #change(
+    projectId: string,
+    account: Account,
+    commitId: string | null,
+    propose: (current: RevisionState) => Promise<ChangeSpec>,
+  ): Promise<CommitOutcome> {
+    return this.#serial.run(projectId, () => this.#attempt(projectId, account, commitId, propose));
+  }
+
+  async #attempt(
     projectId: string,
     account: Account,
     commitId: string | null,
     propose: (current: RevisionState) => Promise<ChangeSpec>,
   ): Promise<CommitOutcome> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      if (attempt > 0) await pause(attempt);
       const current = await this.current(projectId);
       const spec = await propose(current);
       const outcome = await this.#store.transaction(async (tx): Promise<CommitOutcome | null> => {
@@ -127,7 +157,7 @@ export class ProjectChanges {
         return outcome;
       }
     }
-    throw new Error(`project ${projectId}: the revision kept moving`);
+    throw keptMoving();
   }
 
   async replaceFolder(projectId: string, account: Account, folder: Folder): Promise<RevisionState> {
@@ -186,32 +216,31 @@ export class ProjectChanges {
    * Confirms the current saved revision as the next version: its deterministic ZIP is stored
    * first, so the version's bytes are exactly those whose SHA-256 is published.
    */
-  async confirm(
-    projectId: string,
-    account: Account,
-    note: string | null,
-  ): Promise<ConfirmationRecord> {
-    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const current = await this.current(projectId);
-      const zip = this.#files.zip(await this.#files.folder(current.manifest));
-      const stored = await this.#files.put(zip);
-      const confirmed = await this.#store.transaction(async (tx) => {
-        const locked = await tx.projects.lockRow(projectId);
-        if (!locked) throw v1Problem('not_found', 'No such project.');
-        if (locked.revision !== current.revision) return null;
-        return tx.confirmations.create({
-          projectId,
-          revision: current.revision,
-          sha256: stored.sha256,
-          size: stored.size,
-          contentDigest: current.contentDigest,
-          note,
-          accountNumber: account.accountNumber,
-          byName: account.name,
+  confirm(projectId: string, account: Account, note: string | null): Promise<ConfirmationRecord> {
+    return this.#serial.run(projectId, async () => {
+      for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+        if (attempt > 0) await pause(attempt);
+        const current = await this.current(projectId);
+        const zip = this.#files.zip(await this.#files.folder(current.manifest));
+        const stored = await this.#files.put(zip);
+        const confirmed = await this.#store.transaction(async (tx) => {
+          const locked = await tx.projects.lockRow(projectId);
+          if (!locked) throw v1Problem('not_found', 'No such project.');
+          if (locked.revision !== current.revision) return null;
+          return tx.confirmations.create({
+            projectId,
+            revision: current.revision,
+            sha256: stored.sha256,
+            size: stored.size,
+            contentDigest: current.contentDigest,
+            note,
+            accountNumber: account.accountNumber,
+            byName: account.name,
+          });
         });
-      });
-      if (confirmed) return confirmed;
-    }
-    throw new Error(`project ${projectId}: the revision kept moving`);
+        if (confirmed) return confirmed;
+      }
+      throw keptMoving();
+    });
   }
 }
