@@ -17,6 +17,11 @@ const LoginBody = z.strictObject({
 });
 /** A token is valid 90 days at most (decisions §2); fewer may be asked for. */
 const IssueTokenBody = z.strictObject({ days: z.int().min(1).max(MAX_TOKEN_DAYS).optional() });
+/**
+ * The largest sign-in or token body: theirs are a few hundred bytes, and anyone may send a
+ * sign-in, so it is not read up to the interfaces' JSON limit (413 beyond).
+ */
+const AUTH_BODY_BYTES = 16 * 1024;
 /** Where a page of the token list ended: the list is newest first, then by id. */
 const TokenCursor = z.strictObject({ after: z.tuple([Timestamp, z.string().min(1)]) });
 
@@ -36,7 +41,7 @@ export function accountJson(account: Account) {
  */
 export function authRouter({ store, config }: Deps): Router {
   const router = express.Router();
-  const limit = config.jsonLimitBytes;
+  const limit = Math.min(config.jsonLimitBytes, AUTH_BODY_BYTES);
   const secure = config.baseUrl.startsWith('https:');
 
   router.post('/login', async (req, res) => {

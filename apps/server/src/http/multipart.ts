@@ -1,8 +1,8 @@
 import type { Request } from 'express';
 import busboy from 'busboy';
 import type { Readable } from 'node:stream';
-import { addFieldError, newFieldErrors, NUL_REASON } from './parse.js';
-import { HttpProblem, problem } from './problem.js';
+import { addFieldError, newFieldErrors, NUL_REASON, validationFailed } from './parse.js';
+import { problem } from './problem.js';
 
 export interface MultipartFileInfo {
   field: string;
@@ -140,12 +140,7 @@ export async function streamMultipart<T>(
   }
   if (state.failure) throw state.failure;
   if (Object.keys(refused).length) {
-    throw new HttpProblem({
-      status: 422,
-      code: 'validation_failed',
-      detail: `Invalid fields: ${Object.keys(refused).join(', ')}.`,
-      extras: { errors: refused },
-    });
+    throw validationFailed(refused);
   }
   return { file, fields };
 }

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { hasJsonBody, readJson } from './json-body.js';
 import { problem } from './problem.js';
+import type { HttpProblem } from './problem.js';
 
 /** Field path → reasons, as answered in a 422's `errors` (`""` is the value as a whole). */
 export type FieldErrors = Record<string, string[]>;
@@ -19,11 +20,30 @@ export function addFieldError(errors: FieldErrors, field: string, reason: string
   (errors[field] ??= []).push(reason);
 }
 
-/** zod issues as `errors`: dotted paths (`files.0.path`); each unknown field gets its own entry. */
-export function fieldErrors(error: z.ZodError): FieldErrors {
-  const out = newFieldErrors();
+/**
+ * Fields a 422 lists at most (in `errors` and `detail`); the others are only counted, so a body
+ * of a million unknown fields gets an answer of a hundred, not one larger than itself.
+ */
+export const MAX_LISTED_FIELDS = 100;
+
+/**
+ * zod issues as `errors`: dotted paths (`files.0.path`); each unknown field gets its own entry.
+ * `omitted`: fields left out past MAX_LISTED_FIELDS.
+ */
+export function fieldErrors(error: z.ZodError): { errors: FieldErrors; omitted: number } {
+  const errors = newFieldErrors();
+  let listed = 0;
+  let omitted = 0;
   const add = (path: PropertyKey[], reason: string) => {
-    addFieldError(out, path.map(String).join('.'), reason);
+    const field = path.map(String).join('.');
+    if (!(field in errors)) {
+      if (listed === MAX_LISTED_FIELDS) {
+        omitted += 1;
+        return;
+      }
+      listed += 1;
+    }
+    addFieldError(errors, field, reason);
   };
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
@@ -32,7 +52,21 @@ export function fieldErrors(error: z.ZodError): FieldErrors {
       add(issue.path, issue.message);
     }
   }
-  return out;
+  return { errors, omitted };
+}
+
+/**
+ * 422 `validation_failed` with `errors`; `detail` names the fields (`omitted` more are counted).
+ */
+export function validationFailed(errors: FieldErrors, omitted = 0): HttpProblem {
+  const fields = Object.keys(errors).filter((k) => k !== '');
+  const more = omitted > 0 ? ` and ${omitted} more` : '';
+  return problem(
+    422,
+    'validation_failed',
+    fields.length ? `Invalid fields: ${fields.join(', ')}${more}.` : 'The request is not valid.',
+    { errors },
+  );
 }
 
 /** The reason given for text that holds U+0000 (PostgreSQL cannot store it; no text needs it). */
@@ -43,8 +77,12 @@ export const SURROGATE_REASON = 'must be valid Unicode (no lone surrogate)';
 const MAX_NUL_FIELDS = 100;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** U+0000 or any surrogate: a quick test that passes nearly all text on to no further test. */
+const SUSPECT = /[\0\uD800-\uDFFF]/;
+
 /** Why a store cannot keep `text` as it is, if it cannot: U+0000, or a lone surrogate. */
 function unstorable(text: string): string | undefined {
+  if (!SUSPECT.test(text)) return undefined;
   if (text.includes('\0')) return NUL_REASON;
   return LONE_SURROGATE.test(text) ? SURROGATE_REASON : undefined;
 }
@@ -81,7 +119,8 @@ export function unstorableFields(value: unknown, verbatim: VerbatimPaths = []): 
         found++;
       }
     } else if (typeof item === 'object' && item !== null && !skip.some((p) => matches(p, path))) {
-      for (const [key, child] of Object.entries(item)) {
+      for (const key of Object.keys(item)) {
+        const child = (item as Record<string, unknown>)[key];
         const reason = unstorable(key);
         if (reason !== undefined) {
           addFieldError(out, [...path, key].join('.'), reason);
@@ -112,17 +151,13 @@ export function parseInput<S extends z.ZodType>(
   const result = schema.safeParse(value);
   const clean = Object.keys(nul).length === 0;
   if (result.success && clean) return result.data;
-  const errors = result.success ? newFieldErrors() : fieldErrors(result.error);
+  const { errors, omitted } = result.success
+    ? { errors: newFieldErrors(), omitted: 0 }
+    : fieldErrors(result.error);
   for (const [field, reasons] of Object.entries(nul)) {
     for (const reason of reasons) addFieldError(errors, field, reason);
   }
-  const fields = Object.keys(errors).filter((k) => k !== '');
-  throw problem(
-    422,
-    'validation_failed',
-    fields.length ? `Invalid fields: ${fields.join(', ')}.` : 'The request is not valid.',
-    { errors },
-  );
+  throw validationFailed(errors, omitted);
 }
 
 /** JSON nested deeper than this is refused (422) before any schema or route code walks it. */

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { v2 } from '@galley/core';
 import type { Store } from '@galley/store';
+import { validationFailed } from '../http/parse.js';
 import type { FieldErrors } from '../http/parse.js';
 import type { FileRecord } from './context.js';
 import { mediaTypeOfPath } from './media-types.js';
-import { invalidFields } from './problems.js';
 
 /**
  * A file about to enter a revision: its record, the request field it came from (for `errors`),
@@ -79,6 +79,6 @@ export async function stageSpecs(
       else staged.push(stageBytes(spec.path, encoder.encode(text), at, spec.schema ?? null));
     }
   }
-  if (Object.keys(errors).length) throw invalidFields(errors);
+  if (Object.keys(errors).length) throw validationFailed(errors);
   return staged;
 }

@@ -1,4 +1,3 @@
-import type { FieldErrors } from '../http/parse.js';
 import { HttpProblem } from '../http/problem.js';
 
 /** The asset interface's own problem codes (decisions §1, §6), with status and title. */
@@ -23,14 +22,4 @@ export function assetProblem(
 ): HttpProblem {
   const { status, title } = assetProblems[code];
   return new HttpProblem({ status, code, title, detail, ...(extras ? { extras } : {}) });
-}
-
-/** 422 `validation_failed` with `errors`, for input that zod alone cannot judge. */
-export function invalidFields(errors: FieldErrors): HttpProblem {
-  return new HttpProblem({
-    status: 422,
-    code: 'validation_failed',
-    detail: `Invalid fields: ${Object.keys(errors).join(', ')}.`,
-    extras: { errors },
-  });
 }

@@ -1,11 +1,12 @@
 import { inspect, validateAssetInput } from '@galley/core';
 import type { AssetKind, Inspection, MediumRef } from '@galley/core';
 import { isoTime } from '@galley/store';
+import { validationFailed } from '../http/parse.js';
 import type { FieldErrors } from '../http/parse.js';
 import type { ContentLoader } from './content-loader.js';
 import type { FileRecord } from './context.js';
 import type { StagedFile } from './file-specs.js';
-import { assetProblem, invalidFields } from './problems.js';
+import { assetProblem } from './problems.js';
 
 /** An asset revision holds at most this many files (decisions §6). */
 export const MAX_REVISION_FILES = 5000;
@@ -62,7 +63,7 @@ function compose(change: RevisionChange): Map<string, FileRecord | StagedFile> {
   if (files.size > MAX_REVISION_FILES) {
     (errors[change.field] ??= []).push(`a revision holds at most ${MAX_REVISION_FILES} files`);
   }
-  if (Object.keys(errors).length) throw invalidFields(errors);
+  if (Object.keys(errors).length) throw validationFailed(errors);
   return files;
 }
 

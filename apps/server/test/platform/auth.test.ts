@@ -152,6 +152,30 @@ describe('screen sessions', () => {
     expect(await empty.json()).toMatchObject({ code: 'body_required' });
   });
 
+  it('reads a sign-in body up to 16 KiB only: 413 beyond, before anything else', async () => {
+    const padded = (bytes: number) => {
+      const body = { email: 'a@b.c', password: 'x', pad: '' };
+      body.pad = 'p'.repeat(bytes - JSON.stringify(body).length);
+      return JSON.stringify(body);
+    };
+    const send = (body: string) =>
+      fetch(`${s.url}/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+    const within = await send(padded(16 * 1024));
+    expect([within.status, ((await within.json()) as { code: string }).code]).toEqual([
+      422,
+      'validation_failed',
+    ]);
+    const over = await send(padded(16 * 1024 + 1));
+    expect([over.status, ((await over.json()) as { code: string }).code]).toEqual([
+      413,
+      'body_too_large',
+    ]);
+  });
+
   it('needs X-CSRF-Token on writes (403 csrf_failed), and the session reaches the API', async () => {
     const { res, cookie } = await login('ada@example.org', s.password);
     const { csrf_token } = (await res.json()) as { csrf_token: string };

@@ -19,6 +19,7 @@ import {
   streamMultipart,
 } from '@galley/server';
 import { errorHandler, notFound } from '../../src/http/errors.js';
+import { MAX_LISTED_FIELDS } from '../../src/http/parse.js';
 
 let url: string;
 let server: Server;
@@ -142,6 +143,17 @@ describe('ApiRouter and parse helpers', () => {
     expect(body.code).toBe('validation_failed');
     expect(Object.keys(body.errors).sort()).toEqual(['extra', 'more', 'tags.0', 'title']);
     expect(body.errors.extra).toEqual(['unknown field']);
+  });
+
+  it('lists 100 fields at most in a 422, counting the others in detail', async () => {
+    const extra = Object.fromEntries(Array.from({ length: 250 }, (_, i) => [`k${i}`, 0]));
+    const res = await fetch(`${url}/api/t/things/thg_1`, json({ title: '', ...extra }));
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as { detail: string; errors: Record<string, string[]> };
+    const listed = Object.keys(body.errors);
+    expect(listed).toHaveLength(MAX_LISTED_FIELDS);
+    expect(listed.slice(0, 3)).toEqual(['title', 'k0', 'k1']);
+    expect(body.detail).toBe(`Invalid fields: ${listed.join(', ')} and 151 more.`);
   });
 
   it('answers 422 for a bad query value', async () => {

@@ -201,7 +201,7 @@ describeStores('one request sent to two server processes', (t) => {
     const onA = caller(a, a.token, 'overtaken');
     const onB = caller({ ...a, url: b.url }, a.token, 'overtaking');
     let settled = false;
-    const renamed = onA<ProjectBody>('PATCH', `/projects/${id}`, { json: { title: 'Mine' } });
+    const renamed = onA('PATCH', `/projects/${id}`, { json: { title: 'Mine' } });
     void renamed.finally(() => (settled = true));
     // Each time A has proposed its change and is about to record it, B records one first.
     let overtaken = 0;

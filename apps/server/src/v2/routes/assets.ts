@@ -2,7 +2,7 @@ import { schemaUri, v2 } from '@galley/core';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { streamMultipart } from '../../http/multipart.js';
-import { parseInput } from '../../http/parse.js';
+import { parseInput, validationFailed } from '../../http/parse.js';
 import { problem } from '../../http/problem.js';
 import type { ApiRouter } from '../../openapi/api-router.js';
 import type { V2Context } from '../context.js';
@@ -12,7 +12,6 @@ import { stageBytes, stageSpecs, stageStored } from '../file-specs.js';
 import { decodeCursor, pageOf } from '../../http/paging.js';
 import { nextPageUrl } from '../../http/paging.js';
 import { AssetCursor } from '../pages.js';
-import { invalidFields } from '../problems.js';
 import { assetListItem, assetBody } from '../views.js';
 import { uploadPath } from '../upload-path.js';
 import { MAX_BLOB_BYTES } from './blobs.js';
@@ -53,7 +52,7 @@ async function createFromJson(ctx: V2Context, caller: Caller, input: v2.CreateAs
   }
   const taken = files.find((f) => f.path === 'production.json');
   if (taken) {
-    throw invalidFields({
+    throw validationFailed({
       [`${taken.field}.path`]: ['production.json is made from medium and media_contract'],
     });
   }
@@ -88,7 +87,7 @@ async function upload(ctx: V2Context, req: Request, res: Response, caller: Calle
       },
     );
     const input = parseInput(v2.UploadAssetFields, fields);
-    if (!file) throw invalidFields({ file: ['a file part named file is required'] });
+    if (!file) throw validationFailed({ file: ['a file part named file is required'] });
     const { sha256, size } = file.result;
     release = ctx.pins.hold([sha256]);
     const path = uploadPath(file.info.filename);
@@ -129,7 +128,7 @@ export function assetRoutes(api: ApiRouter, ctx: V2Context): void {
       const q = query();
       const after = decodeCursor(AssetCursor, q.page);
       if (after && after[0] !== q.sort)
-        throw invalidFields({ page: ['the cursor belongs to another sort'] });
+        throw validationFailed({ page: ['the cursor belongs to another sort'] });
       const rows = await store.assets.list({
         owners: visibleOwners(owner),
         state: q.state,

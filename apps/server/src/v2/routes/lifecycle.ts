@@ -6,11 +6,12 @@ import type { AssetRecord, V2Context } from '../context.js';
 import { readableAsset, revisionOf } from '../context.js';
 import { stageStored } from '../file-specs.js';
 import { HttpProblem } from '../../http/problem.js';
-import { assetProblem, invalidFields } from '../problems.js';
+import { assetProblem } from '../problems.js';
 import { assetAnswer, commitRevision, createAsset } from '../write-asset.js';
 import { AssetParams } from './assets.js';
 import { responses } from './responses.js';
 import { assetWrite } from './write.js';
+import { validationFailed } from '../../http/parse.js';
 
 type State = AssetRecord['state'];
 
@@ -45,7 +46,7 @@ async function copySource(
   } catch (error) {
     if (!(error instanceof HttpProblem) || error.status >= 500) throw error;
     const field = error.status === 410 || source.revision ? 'source.revision' : 'source.asset';
-    throw invalidFields({ [field]: [error.detail] });
+    throw validationFailed({ [field]: [error.detail] });
   }
 }
 
@@ -75,7 +76,7 @@ export function lifecycleRoutes(api: ApiRouter, ctx: V2Context): void {
             (error: unknown) => {
               // The asset is the path's; a revision named in the body is a reference (422).
               if (error instanceof HttpProblem && error.status === 404) {
-                throw invalidFields({ revision: [error.detail] });
+                throw validationFailed({ revision: [error.detail] });
               }
               throw error;
             },
@@ -111,7 +112,7 @@ export function lifecycleRoutes(api: ApiRouter, ctx: V2Context): void {
         { req, res, id: params.id, access: 'write', body },
         async (asset, input, caller) => {
           if (asset.kind !== 'production') {
-            throw invalidFields({
+            throw validationFailed({
               id: [`copies go into productions; ${asset.id} is an ${asset.kind}`],
             });
           }
