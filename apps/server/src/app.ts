@@ -55,6 +55,8 @@ export function createApp(options: AppOptions): GalleyApp {
   // Answers are `no-store`: a computed ETag per JSON answer is work no cache uses. Files set their own.
   app.set('etag', false);
   app.set('trust proxy', config.trustProxy);
+  // Paths are case-sensitive (RFC 3986): `/API/v1` is not the API, and gets none of its headers.
+  app.set('case sensitive routing', true);
   app.use(requestLogger(logger));
   app.use(answerHeaders({ https: config.baseUrl.startsWith('https:') }));
 

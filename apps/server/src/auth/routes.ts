@@ -40,7 +40,7 @@ export function accountJson(account: Account) {
  * only). The token list is paged like the interfaces' lists (`per_page`, `page`).
  */
 export function authRouter({ store, config }: Deps): Router {
-  const router = express.Router();
+  const router = express.Router({ caseSensitive: true });
   const limit = Math.min(config.jsonLimitBytes, AUTH_BODY_BYTES);
   const secure = config.baseUrl.startsWith('https:');
 

@@ -26,7 +26,7 @@ export type RouteHandler<P, Q, B> = (input: RouteInput<P, Q, B>) => void | Promi
  * handler's input and describe the operation in the interface's OpenAPI document.
  */
 export class ApiRouter {
-  readonly router: Router = express.Router();
+  readonly router: Router = express.Router({ caseSensitive: true });
   readonly #registry: ApiRegistry;
   readonly #jsonLimitBytes: number;
 

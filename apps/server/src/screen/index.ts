@@ -58,7 +58,7 @@ function projectIdOf(req: Request): string {
  * `/api/v1` with the session cookie and `X-CSRF-Token`.
  */
 export function screenRouter(deps: Deps): Router {
-  const router = express.Router();
+  const router = express.Router({ caseSensitive: true });
   const { store, clock } = deps;
   const passes = new PreviewPasses(clock, deps.config.sessionTtlSeconds, deps.config.previewSecret);
 

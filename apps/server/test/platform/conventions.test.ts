@@ -88,6 +88,19 @@ describe('answers', () => {
     );
   });
 
+  it('paths are case-sensitive: another case of a route is a 404', async () => {
+    const authorization = `Bearer ${s.token}`;
+    const api = await fetch(`${s.url}/api/v1/projects`, { headers: { authorization } });
+    expect(api.status).toBe(200);
+    for (const path of ['/API/v1/projects', '/api/V1/projects', '/api/v1/Projects', '/Login']) {
+      await expectProblem(
+        await fetch(`${s.url}${path}`, { headers: { authorization } }),
+        404,
+        'not_found',
+      );
+    }
+  });
+
   it('requests the HTTP parser refuses are problems too, and the connection closes', async () => {
     /** Sends `request` raw and reads everything until the server closes the connection. */
     const raw = async (request: string) => {
