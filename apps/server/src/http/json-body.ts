@@ -53,6 +53,7 @@ export function hasJsonBody(req: Request): boolean {
 export function readJson(req: Request, res: Response, limitBytes: number): Promise<unknown> {
   if (req.body !== undefined || req.readableEnded) return Promise.resolve(req.body as unknown);
   try {
+    refuseOtherCharsets(req);
     if (readBuffered(req, limitBytes)) return Promise.resolve(req.body as unknown);
   } catch (error) {
     return Promise.reject(error instanceof Error ? error : new Error('body parser failed'));
@@ -63,6 +64,17 @@ export function readJson(req: Request, res: Response, limitBytes: number): Promi
       else reject(error instanceof Error ? error : new Error('body parser failed'));
     });
   });
+}
+
+/**
+ * JSON bodies are UTF-8: a body declared in another charset is 415, as body-parser answers for
+ * most (it would decode UTF-16 and UTF-32, and then call their bytes malformed JSON).
+ */
+function refuseOtherCharsets(req: Request): void {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(req.headers['content-type'] ?? '')?.[1];
+  if (charset !== undefined && charset.toLowerCase() !== 'utf-8') {
+    throw Object.assign(new Error(`charset ${charset}`), { type: 'charset.unsupported' });
+  }
 }
 
 /** The content types read by `readBuffered`; any other form is body-parser's to judge. */

@@ -3,6 +3,7 @@ import busboy from 'busboy';
 import type { Readable } from 'node:stream';
 import { addFieldError, newFieldErrors, NUL_REASON, validationFailed } from './parse.js';
 import { problem } from './problem.js';
+import { refuseContentEncoding } from './raw-body.js';
 
 export interface MultipartFileInfo {
   field: string;
@@ -27,6 +28,8 @@ export interface StreamedMultipart<T> {
 
 class TooLarge extends Error {}
 
+const NOT_UTF8_REASON = 'must be UTF-8 text (U+FFFD stands for bytes that are not)';
+
 /**
  * Streams a multipart/form-data body: the file part goes through `onFile` as an async iterable
  * that throws once it passes `maxFileBytes` (so a consumer such as `ByteStore.put` keeps
@@ -38,6 +41,7 @@ export async function streamMultipart<T>(
   options: MultipartOptions,
   onFile: (chunks: AsyncIterable<Uint8Array>, info: MultipartFileInfo) => Promise<T>,
 ): Promise<StreamedMultipart<T>> {
+  refuseContentEncoding(req);
   let parser: busboy.Busboy;
   try {
     parser = busboy({
@@ -65,8 +69,12 @@ export async function streamMultipart<T>(
   parser.on('field', (name, value, info) => {
     if (info.valueTruncated)
       state.failure ??= problem(413, 'body_too_large', `The field ${name} is too long.`);
+    if (name === options.fileField) addFieldError(refused, name, 'must be a file part, not text');
+    // busboy decodes bytes that are not UTF-8 (or the part's charset) as U+FFFD: refused, not
+    // kept as a changed text. No title needs the replacement character itself.
+    else if (value.includes('\uFFFD')) addFieldError(refused, name, NOT_UTF8_REASON);
     // Text a store keeps must not hold U+0000 (as in JSON bodies, see `unstorableFields`).
-    if (name.includes('\0') || value.includes('\0')) addFieldError(refused, name, NUL_REASON);
+    else if (name.includes('\0') || value.includes('\0')) addFieldError(refused, name, NUL_REASON);
     else if (Object.hasOwn(fields, name)) addFieldError(refused, name, 'given more than once');
     else fields[name] = value;
   });

@@ -164,6 +164,26 @@ describe('ApiRouter and parse helpers', () => {
     });
   });
 
+  it('reads JSON in UTF-8 only: another declared charset is 415', async () => {
+    const body = JSON.stringify({ title: 'T' });
+    const send = (contentType: string) =>
+      fetch(`${url}/api/t/things/thg_1`, {
+        method: 'POST',
+        headers: { 'content-type': contentType },
+        body,
+      });
+    for (const ok of ['application/json; charset=UTF-8', 'application/json;charset="utf-8"']) {
+      expect((await send(ok)).status).toBe(200);
+    }
+    for (const charset of ['utf-16', 'UTF-32', 'latin1', 'utf8']) {
+      const res = await send(`application/json; charset=${charset}`);
+      expect([res.status, ((await res.json()) as { code: string }).code]).toEqual([
+        415,
+        'unsupported_media_type',
+      ]);
+    }
+  });
+
   it('answers 413 past the JSON limit', async () => {
     const res = await fetch(`${url}/api/t/things/thg_1`, json({ title: 'x'.repeat(5000) }));
     expect(res.status).toBe(413);
@@ -239,6 +259,29 @@ describe('multipart', () => {
     expect(broken.status).toBe(400);
   });
 
+  it('answers 422 for text where the file belongs, and for text that is not UTF-8', async () => {
+    const asText = new FormData();
+    asText.set('zip', 'PK\u0003\u0004 not a file part');
+    const text = await fetch(`${url}/upload`, { method: 'POST', body: asText });
+    expect(text.status).toBe(422);
+    expect(await text.json()).toMatchObject({
+      errors: { zip: ['must be a file part, not text'] },
+    });
+    const latin1 = Buffer.concat([
+      Buffer.from('--b\r\nContent-Disposition: form-data; name="title"\r\n\r\ncaf'),
+      Buffer.from([0xe9]), // é in Latin-1: not UTF-8
+      Buffer.from('\r\n--b--\r\n'),
+    ]);
+    const notUtf8 = await fetch(`${url}/upload`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=b' },
+      body: latin1,
+    });
+    expect(notUtf8.status).toBe(422);
+    const body = (await notUtf8.json()) as { errors: Record<string, string[]> };
+    expect(body.errors.title).toEqual([expect.stringMatching(/^must be UTF-8 text/) as string]);
+  });
+
   it('streams into the byte store and keeps nothing past the limit', async () => {
     const ok = await fetch(`${url}/stream`, { method: 'POST', body: form(900, 'file') });
     expect(await ok.json()).toMatchObject({
@@ -249,6 +292,29 @@ describe('multipart', () => {
     const big = await fetch(`${url}/stream`, { method: 'POST', body: form(5000, 'file') });
     expect(big.status).toBe(413);
     expect(await readdir(join(dir, 'bytes'), { recursive: true })).toEqual(before);
+  });
+});
+
+describe('uploads with a Content-Encoding', () => {
+  it('are 415: the coded bytes are never stored as the content', async () => {
+    for (const path of ['/blobs', '/upload']) {
+      const body = path === '/blobs' ? new Uint8Array([31, 139, 8, 0]) : form(10);
+      const res = await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-encoding': 'gzip' },
+        body,
+      });
+      expect([res.status, ((await res.json()) as { code: string }).code]).toEqual([
+        415,
+        'unsupported_media_type',
+      ]);
+    }
+    const plain = await fetch(`${url}/blobs`, {
+      method: 'POST',
+      headers: { 'content-encoding': 'identity' },
+      body: new Uint8Array([1, 2, 3]),
+    });
+    expect(plain.status).toBe(201);
   });
 });
 

@@ -159,7 +159,9 @@ export function assetRoutes(api: ApiRouter, ctx: V2Context): void {
       summary: 'Register an asset',
       description:
         'JSON with file specifications, or (image and font) multipart/form-data with the fields ' +
-        'request_key, kind, title and the file part `file`. Productions take medium and media_contract.',
+        'request_key, kind, title (UTF-8 text) and the file part `file`, whose path is made from ' +
+        'its file name: the base name, accents folded, lower case, other characters `-` ' +
+        '(`Café Logo.PNG` → `cafe-logo.png`). Productions take medium and media_contract.',
       body: v2.CreateAsset,
       bodyVerbatim: ['files.*.json'],
       requestBody: {
