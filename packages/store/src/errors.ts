@@ -26,3 +26,13 @@ export function isUniqueViolation(error: unknown, hint?: string): boolean {
   const where = [e.constraint, e.message, e.detail].filter((v) => typeof v === 'string').join(' ');
   return where.includes(hint);
 }
+
+/**
+ * True when `error` is a foreign-key violation from SQLite or PostgreSQL: a row written for
+ * something another request deleted meanwhile (a draft's event for a project just deleted).
+ */
+export function isForeignKeyViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code } = error as { code?: unknown };
+  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
+}

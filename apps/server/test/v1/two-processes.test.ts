@@ -16,6 +16,7 @@ import type {
   DraftBody,
   HistoryBody,
   OperationBody,
+  PagesBody,
   ProjectBody,
   SavedBody,
   TestServer,
@@ -169,6 +170,39 @@ describeStores('one request sent to two server processes', (t) => {
     await savedOnce(run, [onA, await onB]);
   });
 
+  it('answers 409 commit_id_reused to a save of another page whose commit id the twin took', async () => {
+    const run = await readyToSave('one-id-two-pages');
+    const pages = await run.onA<PagesBody>('GET', `/projects/${run.id}/pages`);
+    const about = pages.body.pages.find((p) => p.file === 'about.html')!.id;
+    const aboutDraft = await run.onB<DraftBody>('GET', `/pages/${about}/draft`);
+    const edited = await run.onB<OperationBody>('POST', `/pages/${about}/operations`, {
+      json: {
+        draft_token: aboutDraft.body.draft_token,
+        operation: { kind: 'insert', parent: '#about', html: '<em id="more">more</em>' },
+      },
+    });
+    expect(edited.status).toBe(200);
+    // B has checked the commit id (unused) and proposed its save; A saves index.html with it.
+    const held = holdNext(storeB, 'transaction');
+    const onB = run.onB('PUT', `/pages/${about}/operations`, {
+      json: { draft_token: edited.body.draft_token, commit_id: run.save.commit_id },
+    });
+    await held.reached;
+    const onA = await put(run.onA, run);
+    held.release();
+    const refused = await onB;
+    expect(onA).toMatchObject({ status: 200, body: { page: { id: run.index }, revision: 2 } });
+    expect([refused.status, refused.body.code]).toEqual([409, 'commit_id_reused']);
+    const history = await run.onA<HistoryBody>('GET', `/projects/${run.id}/history`);
+    expect(history.body.entries.map((e) => [e.revision, e.kind])).toEqual([
+      [2, 'save'],
+      [1, 'create'],
+    ]);
+    // The about page's draft is as it was: its operation still to be saved.
+    const still = await run.onB<DraftBody>('GET', `/pages/${about}/draft`);
+    expect(still.body).toMatchObject({ draft_token: edited.body.draft_token, can_undo: true });
+  });
+
   // Only PostgreSQL has row locks that another connection waits on (SQLite orders whole
   // transactions), so the case exists there alone.
   if (t.kind === 'postgres')
@@ -224,6 +258,21 @@ describeStores('one request sent to two server processes', (t) => {
     expect(overtaken).toBeGreaterThan(1);
     const now = await onA<ProjectBody>('GET', `/projects/${id}`);
     expect([now.body.title, now.body.revision]).toEqual([`Theirs ${overtaken}`, overtaken + 1]);
+  });
+
+  it('answers 404 to an operation whose project the twin deleted while it ran', async () => {
+    const run = await editing('deleted-meanwhile');
+    // B has applied the operation in memory and is about to store its event.
+    const held = holdNext(storeB.drafts, 'append');
+    const onB = run.onB('POST', `/pages/${run.index}/operations`, {
+      json: insert(run.draft.draft_token),
+    });
+    await held.reached;
+    expect((await run.onA('DELETE', `/projects/${run.id}`)).status).toBe(204);
+    held.release();
+    const answer = await onB;
+    expect([answer.status, answer.body.code]).toEqual([404, 'not_found']);
+    expect((await run.onB('GET', `/projects/${run.id}`)).status).toBe(404);
   });
 
   it('applies one operation once, and answers it alike in both processes', async () => {

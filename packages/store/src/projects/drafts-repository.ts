@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { isUniqueViolation } from '../errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../errors.js';
 import { newId } from '../ids.js';
 import type { RepoScope } from '../scope.js';
 import { isoTime } from '../time.js';
@@ -213,7 +213,7 @@ export class DraftsRepository {
 
   /**
    * Appends the next event of `draft` (as read); false when that number is taken (the token
-   * moved meanwhile). One statement, atomic alone; not flushed to disk before it returns (see
+   * moved meanwhile) or the draft is gone (discarded, or its project deleted). One statement, atomic alone; not flushed to disk before it returns (see
    * relaxed.ts). The remembered editing read of the draft moves on with it.
    */
   async append(draft: DraftRecord, event: DraftEvent): Promise<boolean> {
@@ -251,7 +251,9 @@ export class DraftsRepository {
       );
       return true;
     } catch (error) {
-      if (isUniqueViolation(error)) return false;
+      // Another request took the event's number, or ended the draft (deleted it, its page or its
+      // project) meanwhile: either way this event is not the draft's next one.
+      if (isUniqueViolation(error) || isForeignKeyViolation(error)) return false;
       throw error;
     }
   }

@@ -178,7 +178,7 @@ export class DraftService {
       // Another request took the next event first. When that was this very request (sent to
       // another process as well), its answer is this one's too, on the draft it left.
       const now = await this.#store.drafts.find(access.page.id, holder);
-      if (!now) throw staleToken();
+      if (!now) throw (await this.#projectGone(access)) ? projectGone() : staleToken();
       return this.#replay(now, fingerprint, body.outline);
     }
     return withOutline(answer, body.outline, live.draft);
@@ -209,6 +209,7 @@ export class DraftService {
       }
       if (attempt === MOVE_ATTEMPTS) throw staleToken();
       row = await this.#store.drafts.find(access.page.id, holder);
+      if (!row && (await this.#projectGone(access))) throw projectGone();
     }
   }
 
@@ -333,10 +334,17 @@ export class DraftService {
     this.#cache.set(id, live, weight);
   }
 
+  /** Whether the draft's project was deleted (its drafts went with it) while a request ran. */
+  async #projectGone(access: PageAccess): Promise<boolean> {
+    return (await this.#store.projects.find(access.project.id)) === null;
+  }
+
   async #html(sha256: string): Promise<string> {
     return new TextDecoder().decode(await this.#files.file(sha256));
   }
 }
+
+const projectGone = () => v1Problem('not_found', 'The project was deleted meanwhile.');
 
 const nothingTo = (direction: 'undo' | 'redo') =>
   v1Problem(

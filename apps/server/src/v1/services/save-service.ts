@@ -39,23 +39,10 @@ export class SaveService {
     this.#clock = options.clock;
   }
 
-  /** The answer of an earlier save with this commit id, or null. */
-  /**
-   * The answer of the save that used `commitId` in this project, or null. One that saved another
-   * page is 409 `commit_id_reused`: answering it would tell the caller this page was saved.
-   */
+  /** The answer of the save that used `commitId` in this project, or null (see `ownAnswer`). */
   async replay(access: PageAccess, commitId: string): Promise<Saved | null> {
-    const saved = (await this.#store.projectRevisions.findCommit(
-      access.project.id,
-      commitId,
-    )) as Saved | null;
-    if (saved && saved.page.id !== access.page.id) {
-      throw v1Problem(
-        'commit_id_reused',
-        `This commit_id saved ${saved.page.file}; send a new commit_id with every save.`,
-      );
-    }
-    return saved;
+    const saved = await this.#store.projectRevisions.findCommit(access.project.id, commitId);
+    return saved === null ? null : ownAnswer(access, saved as Saved);
   }
 
   /**
@@ -140,8 +127,23 @@ export class SaveService {
         };
       },
     );
-    if ('earlier' in outcome) return outcome.earlier as Saved;
+    if ('earlier' in outcome) return ownAnswer(access, outcome.earlier as Saved);
     this.#drafts.rebased(row, reopened);
     return answer!;
   }
+}
+
+/**
+ * An earlier save's answer, as the answer to a save of `access.page` with the same commit id:
+ * one that saved another page is 409 `commit_id_reused` (answering it would tell the caller this
+ * page was saved, when it was not).
+ */
+function ownAnswer(access: PageAccess, saved: Saved): Saved {
+  if (saved.page.id !== access.page.id) {
+    throw v1Problem(
+      'commit_id_reused',
+      `This commit_id saved ${saved.page.file}; send a new commit_id with every save.`,
+    );
+  }
+  return saved;
 }
