@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppOptions, GalleyApp } from './app.js';
 import { createApp } from './app.js';
-import { answerClientError } from './http/client-error.js';
+import { answerClientError, answerExpectationFailed } from './http/client-error.js';
 
 export interface StartOptions extends AppOptions {
   host?: string;
@@ -44,6 +44,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   }
   server.on('request', galley.app);
   server.on('clientError', answerClientError);
+  server.on('checkExpectation', answerExpectationFailed);
   let closing: Promise<void> | undefined;
   return {
     url,

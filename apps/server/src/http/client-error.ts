@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { API_SECURITY_HEADERS } from './answer-headers.js';
 import { problem, PROBLEM_CONTENT_TYPE } from './problem.js';
+import type { HttpProblem } from './problem.js';
 
 /**
  * What Node's HTTP parser refuses before any route runs (a malformed request line or header,
@@ -26,14 +28,31 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   socket.end(
     [
       `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}`,
-      `Content-Type: ${PROBLEM_CONTENT_TYPE}`,
-      `Content-Length: ${Buffer.byteLength(body)}`,
-      'Cache-Control: private, no-store',
-      `X-Request-Id: ${randomUUID()}`,
-      ...API_SECURITY_HEADERS.map(([name, value]) => `${name}: ${value}`),
-      'Connection: close',
+      ...refusalHeaders(refusal, body).map(([name, value]) => `${name}: ${value}`),
       '',
       body,
     ].join('\r\n'),
   );
+}
+
+/**
+ * A request whose `Expect` is not `100-continue` (Node's `checkExpectation`): 417, answered like
+ * every other error rather than Node's bare status line. Its body is not read: the connection
+ * closes after the answer.
+ */
+export function answerExpectationFailed(_req: IncomingMessage, res: ServerResponse): void {
+  const refusal = problem(417, 'expectation_failed', 'Only `Expect: 100-continue` is understood.');
+  const body = JSON.stringify(refusal.toBody());
+  res.writeHead(refusal.status, refusalHeaders(refusal, body)).end(body);
+}
+
+function refusalHeaders(refusal: HttpProblem, body: string): Array<[string, string]> {
+  return [
+    ['Content-Type', PROBLEM_CONTENT_TYPE],
+    ['Content-Length', String(Buffer.byteLength(body))],
+    ['Cache-Control', 'private, no-store'],
+    ['X-Request-Id', randomUUID()],
+    ...API_SECURITY_HEADERS,
+    ['Connection', 'close'],
+  ];
 }

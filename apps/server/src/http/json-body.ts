@@ -53,6 +53,7 @@ export function hasJsonBody(req: Request): boolean {
 export function readJson(req: Request, res: Response, limitBytes: number): Promise<unknown> {
   if (req.body !== undefined || req.readableEnded) return Promise.resolve(req.body as unknown);
   try {
+    refuseDeclaredOver(req, limitBytes);
     refuseOtherCharsets(req);
     if (readBuffered(req, limitBytes)) return Promise.resolve(req.body as unknown);
   } catch (error) {
@@ -64,6 +65,23 @@ export function readJson(req: Request, res: Response, limitBytes: number): Promi
       else reject(error instanceof Error ? error : new Error('body parser failed'));
     });
   });
+}
+
+/**
+ * A body declared larger than the limit is 413 before a byte of it is read (the answer closes
+ * the connection): body-parser would first wait for the whole body to arrive, or for the
+ * request to time out. A compressed body is judged by its inflated size, as it is read.
+ */
+function refuseDeclaredOver(req: Request, limitBytes: number): void {
+  const coding = req.headers['content-encoding'];
+  if ((coding === undefined || coding === 'identity') && declaredLength(req) > limitBytes) {
+    throw Object.assign(new Error('declared too large'), { type: 'entity.too.large' });
+  }
+}
+
+/** The body length the request declares (`Content-Length`), or NaN. */
+export function declaredLength(req: Request): number {
+  return Number(req.headers['content-length']);
 }
 
 /**
@@ -89,7 +107,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  */
 function readBuffered(req: Request, limitBytes: number): boolean {
   const { headers } = req;
-  const length = Number(headers['content-length']);
+  const length = declaredLength(req);
   if (
     !(length > 0 && length <= limitBytes) ||
     req.readableLength !== length ||

@@ -3,6 +3,7 @@ import busboy from 'busboy';
 import type { Readable } from 'node:stream';
 import { addFieldError, newFieldErrors, NUL_REASON, validationFailed } from './parse.js';
 import { problem } from './problem.js';
+import { declaredLength } from './json-body.js';
 import { refuseContentEncoding } from './raw-body.js';
 
 export interface MultipartFileInfo {
@@ -28,6 +29,9 @@ export interface StreamedMultipart<T> {
 
 class TooLarge extends Error {}
 
+/** Room for one part's boundary and headers when bounding a whole form's size. */
+const PART_HEAD_BYTES = 1024;
+
 const NOT_UTF8_REASON = 'must be UTF-8 text (U+FFFD stands for bytes that are not)';
 
 /**
@@ -42,6 +46,15 @@ export async function streamMultipart<T>(
   onFile: (chunks: AsyncIterable<Uint8Array>, info: MultipartFileInfo) => Promise<T>,
 ): Promise<StreamedMultipart<T>> {
   refuseContentEncoding(req);
+  const maxFields = options.maxFields ?? 32;
+  const maxFieldBytes = options.maxFieldBytes ?? 64 * 1024;
+  // A declared length no form within the limits can reach is 413 before a byte is read.
+  if (
+    declaredLength(req) >
+    options.maxFileBytes + (maxFields + 8) * (maxFieldBytes + PART_HEAD_BYTES)
+  ) {
+    throw problem(413, 'body_too_large', `The file is larger than ${options.maxFileBytes} bytes.`);
+  }
   let parser: busboy.Busboy;
   try {
     parser = busboy({
@@ -50,9 +63,9 @@ export async function streamMultipart<T>(
       defParamCharset: 'utf8',
       limits: {
         fileSize: options.maxFileBytes + 1, // one byte past the limit tells "too large" from "exactly"
-        fields: options.maxFields ?? 32,
-        fieldSize: options.maxFieldBytes ?? 64 * 1024,
-        parts: (options.maxFields ?? 32) + 8,
+        fields: maxFields,
+        fieldSize: maxFieldBytes,
+        parts: maxFields + 8,
       },
     });
   } catch {

@@ -116,6 +116,11 @@ describe('answers', () => {
       ['FOO / HTTP/1.1\r\nhost: x\r\n\r\n', 400, 'bad_request'],
       ['GET / HTTP/1.1\r\nBad Header\r\n\r\n', 400, 'bad_request'],
       [`GET /${'a'.repeat(20_000)} HTTP/1.1\r\nhost: x\r\n\r\n`, 431, 'headers_too_large'],
+      [
+        'PATCH /api/v1/projects HTTP/1.1\r\nhost: x\r\nexpect: 200-ok\r\ncontent-length: 2\r\n\r\n{}',
+        417,
+        'expectation_failed',
+      ],
     ] as const) {
       const { head, body } = await raw(request);
       expect(head.split('\r\n')[0]).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
@@ -125,6 +130,28 @@ describe('answers', () => {
       expect(head).toContain("Content-Security-Policy: default-src 'none'; frame-ancestors 'none'");
       expect(head).toContain('X-Content-Type-Options: nosniff');
       expect(body).toMatchObject({ status, code, type: `urn:galley:problem:${code}` });
+    }
+  });
+
+  it('a body declared over the limit is 413 at once, before it is sent', async () => {
+    /** Sends a request head and one byte of its body, keeps the socket open, reads the answer. */
+    const declared = async (head: string) => {
+      const { hostname, port } = new URL(s.url);
+      const socket = connect(Number(port), hostname);
+      socket.write(`${head}\r\n\r\n{`);
+      const chunks: Buffer[] = [];
+      for await (const chunk of socket) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    };
+    const auth = `authorization: Bearer ${s.token}\r\nx-editor-client: big`;
+    for (const head of [
+      `POST /auth/login HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 20000000`,
+      `POST /api/v1/projects/folder HTTP/1.1\r\nhost: x\r\n${auth}\r\ncontent-type: multipart/form-data; boundary=b\r\ncontent-length: 900000000`,
+    ]) {
+      const answer = await declared(head);
+      expect(answer).toMatch(/^HTTP\/1.1 413 /);
+      expect(answer.toLowerCase()).toContain('connection: close');
+      expect(answer).toContain('"code":"body_too_large"');
     }
   });
 
