@@ -74,8 +74,17 @@ describe('hostile input', () => {
     ]);
     const deepSvg = svg(1, 1, `${'<g>'.repeat(depth)}${'</g>'.repeat(depth)}`);
     expect(checkFolder(webFolder({ 'd.svg': deepSvg })).violations).toEqual([
-      expect.objectContaining({ code: 'formats.svg_active', actual: ['nesting'] }),
+      expect.objectContaining({
+        code: 'formats.svg_active',
+        actual: ['nesting'],
+        message: expect.stringContaining('deeper than 512 levels') as string,
+      }),
     ]);
+    // Active content seen before the depth gave out keeps the catalog's message.
+    const activeDeepSvg = svg(1, 1, `<script/>${'<g>'.repeat(depth)}${'</g>'.repeat(depth)}`);
+    const [active] = checkFolder(webFolder({ 'd.svg': activeDeepSvg })).violations;
+    expect(active).toMatchObject({ code: 'formats.svg_active', actual: ['nesting', 'script'] });
+    expect(active!.message).toMatch(/^The SVG holds active content/);
   });
 
   it('reads pages nested up to the limit', () => {

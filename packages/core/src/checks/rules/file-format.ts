@@ -3,7 +3,11 @@ import { violation } from '../../report/codes.js';
 import { formatOfPath, webFormats } from '../../media/catalog.js';
 import { maxPixels, maxSide, withinBounds, type DimensionResult } from './dimensions.js';
 import { sniffMatches } from './sniff.js';
+import { maxNesting } from '../html/page.js';
 import { looksLikeSvg, svgActiveContent } from './svg.js';
+
+/** The message of `formats.svg_active` when nesting alone kept the SVG from being read through. */
+const SVG_TOO_DEEP = `The SVG nests elements deeper than ${maxNesting} levels, so it cannot be read to its end and shown to hold no active content.`;
 
 /** Formats the checks must be able to decode as UTF-8 (they parse them or browsers require it). */
 const utf8Formats = new Set(['html', 'css', 'svg', 'json', 'webmanifest']);
@@ -34,9 +38,14 @@ function textViolation(path: string, format: string, text: string): Violation | 
   if (!looksLikeSvg(text))
     return violation('formats.mismatch', { path, expected: format, actual: 'text' });
   const reasons = svgActiveContent(text);
-  return reasons.length > 0
-    ? violation('formats.svg_active', { path, actual: reasons })
-    : undefined;
+  if (reasons.length === 0) return undefined;
+  // Nesting alone: nothing active was seen, the drawing is too deep to be read to its end.
+  const nestedOnly = reasons.length === 1 && reasons[0] === 'nesting';
+  return violation('formats.svg_active', {
+    path,
+    actual: reasons,
+    ...(nestedOnly ? { message: SVG_TOO_DEEP } : {}),
+  });
 }
 
 /**
