@@ -3,12 +3,29 @@ import { writeSync } from 'node:fs';
 /** Where a command writes, and the environment it reads: passed in so commands stay testable. */
 export interface CliIo {
   out(text: string): void;
+  /**
+   * Writes `text` to stdout and settles once it was written, rejecting with the reason it
+   * could not be: for an answer that exists nowhere else (a generated password, a new token),
+   * so the command can undo what it made instead of leaving a record whose secret was lost.
+   */
+  deliver(text: string): Promise<void>;
   err(text: string): void;
   env: Record<string, string | undefined>;
 }
 
+/** Set when a `deliver` saw stdout fail: its command reports that, not the stream guard. */
+let deliveryFailed = false;
+
 export const processIo: CliIo = {
   out: (text) => void process.stdout.write(`${text}\n`),
+  deliver: (text) =>
+    new Promise((resolve, reject) => {
+      process.stdout.write(`${text}\n`, (error) => {
+        if (!error) return resolve();
+        deliveryFailed = true;
+        reject(error);
+      });
+    }),
   err: (text) => void process.stderr.write(`${text}\n`),
   env: process.env,
 };
@@ -17,12 +34,13 @@ export const processIo: CliIo = {
  * Failures of stdout and stderr themselves (a closed pipe, a full disk, `> /dev/full`): without
  * a handler Node prints an "Unhandled 'error' event" stack. A reader that went away (EPIPE)
  * ends the run quietly; anything else is one `galley:` line on stderr, if stderr still works.
- * Either way the exit code is 1: the answer did not arrive.
+ * Either way the exit code is 1: the answer did not arrive. A failed `deliver` is left to its
+ * command, which undoes its work before it says so.
  */
 export function guardStandardStreams(): void {
   let failed = false;
   const onError = (stream: 'stdout' | 'stderr') => (error: NodeJS.ErrnoException) => {
-    if (failed) return;
+    if (failed || (stream === 'stdout' && deliveryFailed)) return;
     failed = true;
     if (error.code !== 'EPIPE' && stream === 'stdout') {
       try {

@@ -3,7 +3,12 @@ import { basename, join, resolve } from 'node:path';
 import type { Account, Store, StoreOptions } from '@galley/store';
 import type { CliIo } from './io.js';
 import { CliError } from './io.js';
-import { InputError } from './lib/exit.js';
+import { CommandFailure, InputError, notEmpty } from './lib/exit.js';
+
+/** `--data` as given: leaving it out falls back to GALLEY_DATA_DIR, giving it empty is a mistake. */
+export function dataOption(data: string | undefined): string | undefined {
+  return data === undefined ? undefined : notEmpty(data, '--data', 'give the data folder');
+}
 
 /** `--data` (else GALLEY_DATA_DIR, else ./galley-data), with GALLEY_DATABASE_URL for PostgreSQL. */
 export function storeOptionsFor(data: string | undefined, env: CliIo['env']): StoreOptions {
@@ -25,8 +30,8 @@ export async function withStore<T>(
   env: CliIo['env'],
   fn: (store: Store) => Promise<T>,
 ): Promise<T> {
+  const options = storeOptionsFor(dataOption(data), env);
   const { openStore, sqliteFileOf } = await import('@galley/store'); // only where needed
-  const options = storeOptionsFor(data, env);
   if (options.kind === 'sqlite') {
     const file = sqliteFileOf(options.dataDir);
     const found = await stat(file).catch(() => undefined);
@@ -50,4 +55,16 @@ export async function accountByEmail(store: Store, email: string): Promise<Accou
   const account = await store.accounts.findByEmail(email);
   if (!account) throw new CliError('unknown_account', `no account with e-mail ${email}`);
   return account;
+}
+
+/**
+ * The failure to print a record's only secret (a generated password, a new token), once the
+ * record is undone: `undone` says what became of it.
+ */
+export function undeliveredFailure(error: unknown, undone: string): CommandFailure {
+  const code = (error as { code?: unknown } | null)?.code;
+  return new CommandFailure(
+    'write_failed',
+    `cannot write to standard output${typeof code === 'string' ? ` (${code})` : ''}; ${undone}`,
+  );
 }

@@ -1,8 +1,8 @@
 // The real `galley` command, spawned from its sources (no build needed), against a real data folder.
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { closeSync, existsSync, openSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -88,6 +88,25 @@ function freePort(): Promise<number> {
     const probe = createServer().listen(0, '127.0.0.1', () => {
       const { port } = probe.address() as { port: number };
       probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** `galley …` with its stdout on a full disk (`> /dev/full`): its exit code and stderr. */
+function galleyToFullDisk(...args: string[]): Promise<{ code: number | null; stderr: string }> {
+  const full = openSync('/dev/full', 'w');
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
+    cwd: repo,
+    env,
+    stdio: ['ignore', full, 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      closeSync(full);
+      resolve({ code, stderr });
     });
   });
 }
@@ -288,6 +307,87 @@ describe('galley serve and the office commands', () => {
     expect(((await login.json()) as { account: { name: string } }).account.name).toBe('Dora');
   });
 
+  it('a password or token that cannot be printed is not kept: the account is deleted, the token revoked', async () => {
+    const lost = await galleyToFullDisk(
+      'accounts',
+      'add',
+      '--data',
+      data,
+      '--email',
+      'full@example.org',
+      '--name',
+      'Full',
+    );
+    expect(lost).toEqual({
+      code: 1,
+      stderr: 'galley: cannot write to standard output (ENOSPC); the account was not kept\n',
+    });
+    const none = await galley('tokens', 'list', '--data', data, '--email', 'full@example.org');
+    expect(none.stderr).toBe('galley: no account with e-mail full@example.org\n');
+    // So the same account can be made again, and this time its password is seen.
+    const again = await galley(
+      'accounts',
+      'add',
+      '--data',
+      data,
+      '--email',
+      'full@example.org',
+      '--name',
+      'Full',
+    );
+    expect(again.code).toBe(0);
+
+    const unseen = await galleyToFullDisk(
+      'tokens',
+      'issue',
+      '--data',
+      data,
+      '--email',
+      'full@example.org',
+    );
+    expect(unseen).toEqual({
+      code: 1,
+      stderr: 'galley: cannot write to standard output (ENOSPC); the token was revoked\n',
+    });
+    const listed = await galley('tokens', 'list', '--data', data, '--email', 'full@example.org');
+    const tokens = JSON.parse(listed.stdout) as Array<{ revoked_at: string | null }>;
+    expect(tokens).toHaveLength(1);
+    expect(tokens[0]!.revoked_at).not.toBeNull();
+  });
+
+  it('empty values are usage mistakes (exit 2), never looked up or sent', async () => {
+    const cases: Array<[string[], string]> = [
+      [['tokens', 'issue', '--data', data, '--email', ''], '--email is empty'],
+      [['tokens', 'list', '--data', data, '--email', ' '], '--email is empty'],
+      [['tokens', 'revoke', '--data', data, '--email', '', 'x'], '--email is empty'],
+      [
+        ['tokens', 'revoke', '--data', data, '--email', 'ben@example.org', ''],
+        'the token id or prefix is empty; give one `tokens list` shows',
+      ],
+      [
+        ['tokens', 'list', '--email', 'ben@example.org', '--data', ''],
+        '--data is empty; give the data folder',
+      ],
+      [
+        ['tokens', 'issue', '--email', 'ben@example.org', '--data', ''],
+        '--data is empty; give the data folder',
+      ],
+      [
+        ['tokens', 'revoke', '--email', 'ben@example.org', 'x', '--data', ''],
+        '--data is empty; give the data folder',
+      ],
+      [
+        ['accounts', 'add', '--email', 'e@example.org', '--name', 'E', '--data', ''],
+        '--data is empty; give the data folder',
+      ],
+      [['serve', '--port', '0', '--data', ''], '--data is empty; give the data folder'],
+    ];
+    for (const [args, message] of cases) {
+      const run = await galley(...args);
+      expect([args, run]).toEqual([args, { code: 2, stdout: '', stderr: `galley: ${message}\n` }]);
+    }
+  });
+
   it('refuses a data folder that does not exist or holds no store (exit 2), making none', async () => {
     const typo = `${data}-typo`;
     const empty = await mkdtemp(join(tmpdir(), 'galley-cli-empty-'));
@@ -422,6 +522,49 @@ describe('galley serve: the address it prints, and starts that fail', () => {
     const server = await serve(data, String(port));
     expect(server.output()).toMatch(/First start:[\s\S]*API token: glly_/);
     expect(await stop(server.child)).toBe(0);
+  });
+
+  it('a data folder that cannot be made is an unusable setting (exit 2), in one line', async () => {
+    const dir = await scratch();
+    const file = join(dir, 'a-file');
+    await writeFile(file, 'x');
+    for (const data of [file, join(file, 'data')]) {
+      const run = await galley('serve', '--port', '0', '--data', data);
+      expect([data, run]).toEqual([
+        data,
+        {
+          code: 2,
+          stdout: '',
+          stderr: `galley: the data folder ${data} cannot be made: a file is in the way; give a folder\n`,
+        },
+      ]);
+    }
+  });
+
+  it('logs its stop as a JSON line, so stdout holds only the log once it runs', async () => {
+    const data = join(await scratch(), 'data');
+    await mkdir(data);
+    const child = spawn(process.execPath, [...nodeArgs, 'serve', '--port', '0', '--data', data], {
+      cwd: repo,
+      env: { ...env, GALLEY_LOG_LEVEL: 'info' },
+    });
+    let stdout = '';
+    const started = new Promise<void>((resolve) =>
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+        if (stdout.includes('Galley is at')) resolve();
+      }),
+    );
+    await started;
+    const before = stdout.length;
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.kill('SIGINT');
+    expect(await closed).toBe(0); // 'close': stdout is read to its end
+    const lines = stdout.slice(before).trimEnd().split('\n');
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toContainEqual(
+      expect.objectContaining({ msg: 'stopping', signal: 'SIGINT' }),
+    );
+    expect(stdout).not.toContain('SIGINT: stopping');
   });
 
   it('refuses a base URL that is not an absolute http(s) URL (exit 2), making nothing', async () => {

@@ -1,6 +1,7 @@
 // `galley convert`: plain sites (generated, and the real corpus sites read in place) into project
 // folder ZIPs; the written ZIP is the core's conversion zipped deterministically; exit codes 0/1/2.
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { lstat, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checkZip, convertSite, convertSiteZip, writeZip } from '@galley/core';
@@ -165,6 +166,57 @@ describe('galley convert on generated sites', () => {
       expect(run).toMatchObject({ code: 2, stdout: '', stderr: message });
     }
     expect(await readdir(out)).toEqual(before); // no temporary file left anywhere
+  });
+
+  it('-o is never replaced by a file when it is not one: a pipe, or a link to one, is refused (exit 2)', async () => {
+    const input = await directory(site);
+    const place = await directory();
+    const fifo = join(place, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    await symlink(fifo, join(place, 'to-pipe.zip'));
+    await symlink(place, join(place, 'to-folder.zip'));
+    const cases: Array<[string, string]> = [
+      [
+        fifo,
+        `galley: -o ${fifo} is not a regular file (a device, pipe or socket); give a file name\n`,
+      ],
+      [
+        join(place, 'to-pipe.zip'),
+        `galley: -o ${join(place, 'to-pipe.zip')} (a link to ${fifo}) is not a regular file (a device, pipe or socket); give a file name\n`,
+      ],
+      [
+        join(place, 'to-folder.zip'),
+        `galley: -o ${join(place, 'to-folder.zip')} (a link to ${place}) is a folder; give a file name, e.g. ${join(place, 'to-folder.zip', 'folder.zip')}\n`,
+      ],
+    ];
+    for (const [target, message] of cases) {
+      const run = await galley(['convert', input, '-o', target]);
+      expect([target, run]).toEqual([target, { code: 2, stdout: '', stderr: message }]);
+    }
+    expect((await lstat(fifo)).isFIFO()).toBe(true);
+    expect((await readdir(place)).sort()).toEqual(['pipe', 'to-folder.zip', 'to-pipe.zip']);
+  });
+
+  it('-o a symbolic link: the file it leads to is written, even one not made yet; the link stays', async () => {
+    const input = await directory(site);
+    const expected = zipped(converted(convertSite(folderOf(site))).folder);
+    const place = await directory({ 'real/old.zip': 'old bytes' });
+    await symlink('real/old.zip', join(place, 'to-file.zip'));
+    await symlink('real/new.zip', join(place, 'to-nothing.zip')); // dangling, its folder exists
+    await symlink('gone/x.zip', join(place, 'to-no-folder.zip'));
+    for (const link of ['to-file.zip', 'to-nothing.zip']) {
+      const run = await galley(['convert', input, '-o', join(place, link)]);
+      expect([link, run.code, run.stderr]).toEqual([link, 0, '']);
+      expect((await lstat(join(place, link))).isSymbolicLink()).toBe(true);
+      expect(new Uint8Array(await readFile(join(place, link)))).toEqual(expected);
+    }
+    expect((await readdir(join(place, 'real'))).sort()).toEqual(['new.zip', 'old.zip']);
+    const noFolder = await galley(['convert', input, '-o', join(place, 'to-no-folder.zip')]);
+    expect(noFolder).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `galley: ${join(place, 'gone')}: no such folder to write ${join(place, 'to-no-folder.zip')} into\n`,
+    });
   });
 });
 

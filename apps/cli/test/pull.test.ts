@@ -1,35 +1,20 @@
 // `galley pull` against a real server on loopback: the saved folder and confirmed versions,
 // verified by SHA-256, and every way the service or the options can refuse.
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
-import { createServer as createHttpServer } from 'node:http';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { execFileSync } from 'node:child_process';
+import { lstat, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { v1 } from '@galley/core';
 import { directoryOf, galley, oneErrorLine, removeDirectory } from './support/galley.js';
-import { createProject, screenSession, startServer } from './support/server.js';
+import { createProject, fakeService, screenSession, startServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
 
 // Every test spawns `galley` processes (about 1 s each, more on a busy machine).
 vi.setConfig({ testTimeout: 120_000 });
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
-/** A stand-in for the service on loopback, answering every request with `handle`. */
-async function fakeService(handle: (req: IncomingMessage, res: ServerResponse) => void) {
-  const server = createHttpServer(handle);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(resolve);
-      }),
-  };
-}
 
 describe('galley pull', () => {
   let s: TestServer;
@@ -118,12 +103,76 @@ describe('galley pull', () => {
       [['-o', '/nonexistent/dir/x.zip'], env, /\/nonexistent\/dir: no such folder/],
       [['--server', ''], env, /--server is empty/],
       [['--token', ''], env, /--token is empty/],
+      // Beyond an exact JavaScript number it would be rounded and another version asked for.
+      [['--version', '99999999999999999999'], env, /a whole number from 1 to 9007199254740991/],
+      [['--token', 'glly_\u0001x'], env, /^galley: the token is unusable: it holds characters/],
+      [['--token', 'glly_é'], env, /^galley: the token is unusable: it holds characters/],
+      [
+        ['--server', `${s.url}/api/v1`],
+        env,
+        /names an interface of the service; give the service's own address \(http:/,
+      ],
+      [
+        ['--server', s.url.replace('http://', 'http://u:p@')],
+        env,
+        /^galley: --server may not carry credentials \(user:password@\)/,
+      ],
+      [[], { ...env, GALLEY_SERVER: `${s.url}/?x=1` }, /^galley: GALLEY_SERVER .* query/],
     ];
     for (const [extra, runEnv, reason] of cases) {
       const run = await galley(['pull', project.id, ...extra], { env: runEnv });
-      expect(run.code).toBe(2);
+      expect([extra, run.code]).toEqual([extra, 2]);
       expect(run.stderr).toMatch(reason);
       expect(oneErrorLine(run)).toBe(true);
+    }
+    // An id that is empty, or that could leave its folder as the file's name, is never sent.
+    for (const [id, line] of [
+      ['', 'galley: the project id is empty; give the project, prj_…\n'],
+      ['../x', 'galley: ../x is not a project id (prj_…)\n'],
+      ['a/b', 'galley: a/b is not a project id (prj_…)\n'],
+    ]) {
+      const cwd = await directoryOf({});
+      const run = await galley(['pull', id!], { env, cwd });
+      expect([id, run]).toEqual([id, { code: 2, stdout: '', stderr: line }]);
+      expect(await readdir(cwd)).toEqual([]);
+      await removeDirectory(cwd);
+    }
+  });
+
+  it('-o naming a pipe is refused before the download (exit 2), and the pipe stays', async () => {
+    const fifo = join(out, 'pipe.zip');
+    execFileSync('mkfifo', [fifo]);
+    try {
+      const run = await galley(['pull', project.id, '-o', fifo], { env });
+      expect(run).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `galley: -o ${fifo} is not a regular file (a device, pipe or socket); give a file name\n`,
+      });
+      expect((await lstat(fifo)).isFIFO()).toBe(true);
+    } finally {
+      await rm(fifo);
+    }
+  });
+
+  it('429 names the wait the service asks for (Retry-After), else a minute', async () => {
+    for (const [headers, line] of [
+      [{ 'retry-after': '7' }, 'galley: too many requests (429); wait 7 s and try again\n'],
+      [{}, 'galley: too many requests (429); wait a minute and try again\n'],
+    ] as const) {
+      const fake = await fakeService((_req, res) =>
+        res
+          .writeHead(429, { 'content-type': 'application/problem+json', ...headers })
+          .end('{"status":429,"code":"rate_limited","detail":"slow down"}'),
+      );
+      try {
+        const run = await galley(['pull', project.id, '-o', join(out, 'busy.zip')], {
+          env: { ...env, GALLEY_SERVER: fake.url },
+        });
+        expect(run).toEqual({ code: 1, stdout: '', stderr: line });
+      } finally {
+        await fake.close();
+      }
     }
   });
 

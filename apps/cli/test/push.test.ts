@@ -9,11 +9,12 @@ import {
   directoryOf,
   folderOf,
   galley,
+  oneErrorLine,
   page,
   removeDirectory,
   validProject,
 } from './support/galley.js';
-import { createProject, startServer } from './support/server.js';
+import { createProject, fakeService, startServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
 
 // Every test spawns `galley` processes (about 1 s each, more on a busy machine).
@@ -104,6 +105,42 @@ describe('galley push', () => {
       violations: local.violations,
     });
     expect((await savedFolder()).has('img/missing.png')).toBe(false);
+  });
+
+  it('a site of one page: "1 page"', async () => {
+    const site = { 'index.html': page('Single', '<p>Only</p>') };
+    const run = await galley(['push', project.id, await directory(site)], { env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^\S+ → prj_\S+: replaced "Single", revision \d+, 1 page\n/);
+  });
+
+  it('an answer that is not a project, or not JSON: exit 1, one line saying so', async () => {
+    const dir = await directory(validProject());
+    for (const [body, line] of [
+      [
+        '{"id":"prj_f"}',
+        /^galley: the service sent an answer that is not a project \(title: Invalid input: expected string, received undefined\)\n$/,
+      ],
+      [
+        '<html>ok</html>',
+        /^galley: the service sent an answer that is not JSON, for project prj_\S+ \(.*\)\n$/,
+      ],
+    ] as const) {
+      const fake = await fakeService((req, res) => {
+        req.resume(); // the upload is read and dropped
+        req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
+      });
+      try {
+        const run = await galley(['push', project.id, dir], {
+          env: { ...env, GALLEY_SERVER: fake.url },
+        });
+        expect([body, run.code]).toEqual([body, 1]);
+        expect(oneErrorLine(run)).toBe(true);
+        expect(run.stderr).toMatch(line);
+      } finally {
+        await fake.close();
+      }
+    }
   });
 
   it('another client holding the lock: exit 1, saying who and until when', async () => {

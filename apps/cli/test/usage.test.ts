@@ -65,7 +65,7 @@ describe('usage mistakes: one line, exit 2', () => {
     [['pull'], "galley: pull: missing required argument 'project-id'"],
     [
       ['pull', 'prj_x', '--version', 'two'],
-      "galley: pull: option '--version <n>' argument 'two' is invalid. a whole number from 1",
+      "galley: pull: option '--version <n>' argument 'two' is invalid. a whole number from 1 to 9007199254740991",
     ],
     [
       ['pull', 'prj_x', '--timeout', '0'],
@@ -73,6 +73,17 @@ describe('usage mistakes: one line, exit 2', () => {
     ],
     [['push', 'prj_x'], "galley: push: missing required argument 'folder'"],
     [['watch', 'prj_x'], "galley: watch: required option '--into <dir>' not specified"],
+    // An empty value is a mistake wherever it is given, never a path or an id looked up.
+    [['check', ''], 'galley: the path is empty; give a ZIP or a directory'],
+    [['convert', '', '-o', 'x.zip'], 'galley: the path is empty; give a ZIP or a directory'],
+    [['push', 'prj_x', ''], 'galley: the path is empty; give a ZIP or a directory'],
+    [['pull', ''], 'galley: the project id is empty; give the project, prj_…'],
+    [['push', '', '.'], 'galley: the project id is empty; give the project, prj_…'],
+    [
+      ['watch', '', '--into', '.', '--once'],
+      'galley: the project id is empty; give the project, prj_…',
+    ],
+    [['watch', '../x', '--into', '.', '--once'], 'galley: ../x is not a project id (prj_…)'],
   ];
   it.each(cases)('galley %j', async (args, line) => {
     const run = await galley(args, { env });
@@ -116,9 +127,15 @@ describe('help asked for: printed on stdout, exit 0', () => {
     expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(/^Usage: galley/);
   });
-  it('pull --help names the timeout and its default', async () => {
+  it('pull --help names the timeout, its limit and its default', async () => {
     const run = await galley(['pull', '--help']);
-    expect(run.stdout).toMatch(/--timeout <seconds>.*\(default: 60\)/s);
+    expect(run.stdout).toMatch(/--timeout <seconds>.*\(at most 3600\).*\(default: 60\)/s);
+  });
+  it('watch --help names the interval’s limit; convert --help shows -o as required', async () => {
+    const watch = await galley(['watch', '--help']);
+    expect(watch.stdout).toMatch(/--interval <seconds>.*\(at most 86400\).*\(default: 30\)/s);
+    const convert = await galley(['convert', '--help']);
+    expect(convert.stdout).toMatch(/^Usage: galley convert <site> -o <file> \[options\]\n/);
   });
 });
 

@@ -73,6 +73,23 @@ describeStores('accounts', (t) => {
     expect(await t.store.accounts.verifyLogin('login@example.org', 'new')).not.toBeNull();
   });
 
+  it('deletes an account: it signs in no more, and its e-mail is free again', async () => {
+    const { store } = await t.fresh();
+    const n = await store.accounts
+      .create({ email: 'gone@example.org', name: 'G', password: 'pw' })
+      .then((created) => (created.ok ? created.account.accountNumber : 0));
+    expect(await store.accounts.delete(n)).toBe(true);
+    expect(await store.accounts.findByNumber(n)).toBeNull();
+    expect(await store.accounts.verifyLogin('gone@example.org', 'pw')).toBeNull();
+    expect(await store.accounts.delete(n)).toBe(false);
+    const again = await store.accounts.create({
+      email: 'gone@example.org',
+      name: 'G',
+      password: 'pw',
+    });
+    expect(again.ok).toBe(true);
+  });
+
   it('issues tokens stored only as hashes, expires and revokes them', async () => {
     const n = await newAccount('tok@example.org');
     const { token, record } = await t.store.tokens.issue({ accountNumber: n, days: 1 });

@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import { v1 } from '@galley/core';
 import type { CliIo } from '../io.js';
 import { CliError } from '../io.js';
-import { InputError } from '../lib/exit.js';
-import { withStore } from '../store-options.js';
+import { InputError, notEmpty } from '../lib/exit.js';
+import { undeliveredFailure, withStore } from '../store-options.js';
 
 /**
  * The limits of `POST /auth/login` (`email` 1 to 320 characters, `password` 1 to 1024), so an
@@ -23,12 +23,10 @@ interface AddOptions {
 
 /** The account to create, or a usage error (exit 2) naming the option that cannot be used. */
 function accountInput(opts: AddOptions): { email: string; name: string } {
-  const email = opts.email.trim().toLowerCase();
-  if (email === '') throw new InputError('invalid_option', '--email is empty');
+  const email = notEmpty(opts.email, '--email').trim().toLowerCase();
   if (email.length > maxEmailLength || !emailRule.safeParse(email).success)
     throw new InputError('invalid_option', `--email ${opts.email} is not an e-mail address`);
-  const name = opts.name.trim();
-  if (name === '') throw new InputError('invalid_option', '--name is empty');
+  const name = notEmpty(opts.name, '--name').trim();
   if (opts.password !== undefined && opts.password.length === 0)
     throw new InputError(
       'invalid_option',
@@ -55,17 +53,23 @@ export function registerAccounts(program: Command, io: CliIo): void {
     .action(async (opts: AddOptions) => {
       const { email: given, name } = accountInput(opts);
       const password = opts.password ?? (await import('@galley/store')).generatePassword();
-      const created = await withStore(opts.data, io.env, (store) =>
-        store.accounts.create({ email: given, name, password }),
-      );
-      if (!created.ok) throw new CliError('email_taken', `an account with e-mail ${given} exists`);
-      const { accountNumber, email } = created.account;
-      io.out(
-        JSON.stringify({
+      await withStore(opts.data, io.env, async (store) => {
+        const created = await store.accounts.create({ email: given, name, password });
+        if (!created.ok)
+          throw new CliError('email_taken', `an account with e-mail ${given} exists`);
+        const { accountNumber, email } = created.account;
+        const answer = JSON.stringify({
           account_number: accountNumber,
           email,
           ...(opts.password === undefined ? { password } : {}),
-        }),
-      );
+        });
+        // A generated password is shown only here, and an account without it could never sign
+        // in: when the answer cannot be written, the account is not kept (with any password, so
+        // that a failed run leaves nothing behind).
+        await io.deliver(answer).catch(async (error: unknown) => {
+          await store.accounts.delete(accountNumber);
+          throw undeliveredFailure(error, 'the account was not kept');
+        });
+      });
     });
 }

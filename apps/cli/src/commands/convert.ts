@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { convertSiteZip } from '@galley/core';
 import type { CliIo } from '../io.js';
 import { exitCodes, runCommand } from '../lib/exit.js';
-import { checkOutputFile, writeFileAtomically, zipFolder } from '../lib/files.js';
+import { outputTarget, writeFileAtomically, zipFolder } from '../lib/files.js';
 import { paintFor } from '../lib/paint.js';
 import { progressOn } from '../lib/progress.js';
 import { readInput } from '../lib/read-input.js';
@@ -14,12 +14,13 @@ export function registerConvert(program: Command, io: CliIo): void {
   program
     .command('convert')
     .description('convert a plain site (a ZIP or a directory) into a project folder ZIP')
+    .usage('<site> -o <file> [options]') // commander leaves a required option out of it
     .argument('<site>', 'a plain site: a ZIP or a directory with index.html')
     .requiredOption('-o, --output <file>', 'where to write the project folder ZIP')
     .option('--json', 'print {"site": …} on success, the 422 body (CheckReport) on failure')
     .action((path: string, opts: { output: string; json?: boolean }) =>
       runCommand(io, async () => {
-        await checkOutputFile(opts.output);
+        const target = await outputTarget(opts.output);
         const paint = paintFor(process.stdout, io.env);
         const progress = progressOn();
         try {
@@ -37,7 +38,7 @@ export function registerConvert(program: Command, io: CliIo): void {
             return exitCodes.failed;
           }
           progress.phase(`writing ${opts.output}`);
-          await writeFileAtomically(opts.output, zipFolder(result.folder));
+          await writeFileAtomically(target, zipFolder(result.folder));
           progress.done();
           if (opts.json) io.out(JSON.stringify({ site: result.site }));
           else

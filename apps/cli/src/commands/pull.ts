@@ -2,14 +2,16 @@ import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
 import type { CliIo } from '../io.js';
 import { CommandFailure, exitCodes, runCommand } from '../lib/exit.js';
-import { checkOutputFile, sha256Hex, writeFileAtomically } from '../lib/files.js';
+import { outputTarget, sha256Hex, writeFileAtomically } from '../lib/files.js';
 import { progressOn } from '../lib/progress.js';
-import { connect, request, withRemoteOptions } from '../lib/remote.js';
+import { connect, projectIdOf, request, withRemoteOptions } from '../lib/remote.js';
 import type { RemoteOptions } from '../lib/remote.js';
 
+/** `--version`: a whole number from 1, exact as a JavaScript number (else it would be rounded). */
 function positiveInteger(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('a whole number from 1');
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new InvalidArgumentError(`a whole number from 1 to ${Number.MAX_SAFE_INTEGER}`);
   return n;
 }
 
@@ -34,10 +36,11 @@ export function registerPull(program: Command, io: CliIo): void {
     .argument('<project-id>', 'the project, prj_…')
     .option('-o, --output <file>', 'where to write the ZIP (default: the name the service gives)')
     .option('--version <n>', 'a confirmed version instead of the saved state', positiveInteger)
-    .action((project: string, opts: PullOptions) =>
+    .action((id: string, opts: PullOptions) =>
       runCommand(io, async () => {
+        const project = projectIdOf(id);
         const remote = connect(opts, io.env);
-        if (opts.output !== undefined) await checkOutputFile(opts.output);
+        const target = opts.output === undefined ? undefined : await outputTarget(opts.output);
         const what =
           opts.version === undefined
             ? `project ${project}`
@@ -69,7 +72,8 @@ export function registerPull(program: Command, io: CliIo): void {
           );
         const fallback = `${project}${opts.version === undefined ? '' : `-v${opts.version}`}.zip`;
         const path = opts.output ?? suggestedName(zip.headers.get('content-disposition'), fallback);
-        await writeFileAtomically(path, zip.bytes);
+        // The name the service gives is held to the rule of `-o`, only once it is known.
+        await writeFileAtomically(target ?? (await outputTarget(path, 'the file')), zip.bytes);
         io.out(`${path}: ${zip.bytes.length} bytes, sha256 ${sha256}`);
         return exitCodes.ok;
       }),

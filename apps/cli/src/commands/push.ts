@@ -1,22 +1,23 @@
 import type { Command } from 'commander';
 import { GalleyApiError } from '@galley/client';
+import { v1 } from '@galley/core';
 import type { CheckReport } from '@galley/core';
 import type { CliIo } from '../io.js';
-import { exitCodes, runCommand } from '../lib/exit.js';
+import { CommandFailure, exitCodes, runCommand } from '../lib/exit.js';
 import { paintFor } from '../lib/paint.js';
 import { progressOn } from '../lib/progress.js';
 import { readInput } from '../lib/read-input.js';
-import { connect, requestFailure, withRemoteOptions } from '../lib/remote.js';
+import { answerAs, connect, projectIdOf, request, withRemoteOptions } from '../lib/remote.js';
 import type { RemoteOptions } from '../lib/remote.js';
-import { checkReportText } from '../lib/report-text.js';
+import { checkReportText, plural } from '../lib/report-text.js';
 import { siteReportText } from '../lib/site-text.js';
 
-/** A 422 answer carrying a folder report (the contract failed, or the site did not convert). */
-function refusedReport(error: unknown): CheckReport | undefined {
-  if (!(error instanceof GalleyApiError) || error.status !== 422) return undefined;
-  const body = error.problem as Partial<CheckReport>;
-  if (!body.checks || !Array.isArray(body.violations) || !body.contracts) return undefined;
-  return { checks: body.checks, violations: body.violations, contracts: body.contracts };
+/** A refusal carrying a folder report (a 422: the contract failed, or the site did not convert). */
+function refusedReport(error: unknown): { report: CheckReport; body: unknown } | undefined {
+  const refusal = error instanceof CommandFailure ? error.cause : undefined;
+  if (!(refusal instanceof GalleyApiError) || refusal.status !== 422) return undefined;
+  const report = v1.FolderCheckFailure.safeParse(refusal.problem);
+  return report.success ? { report: report.data, body: refusal.problem } : undefined;
 }
 
 /**
@@ -30,8 +31,9 @@ export function registerPush(program: Command, io: CliIo): void {
     .argument('<project-id>', 'the project, prj_…')
     .argument('<folder>', 'a project folder or a plain site: a ZIP or a directory')
     .option('--json', "print the service's answer body as it is (the Project, or the 422 body)")
-    .action((project: string, path: string, opts: RemoteOptions & { json?: boolean }) =>
+    .action((id: string, path: string, opts: RemoteOptions & { json?: boolean }) =>
       runCommand(io, async () => {
+        const project = projectIdOf(id);
         const remote = connect(opts, io.env);
         const paint = paintFor(process.stdout, io.env);
         const progress = progressOn();
@@ -39,28 +41,33 @@ export function registerPush(program: Command, io: CliIo): void {
         try {
           const input = await readInput(path, { progress });
           progress.phase(`uploading ${path} to ${project}`);
-          answer = await remote.client.v1
-            .replaceFolder(project, input.bytes)
-            .catch((error: unknown) => {
+          answer = await request(remote, `project ${project}`, () =>
+            remote.client.v1.replaceFolder(project, input.bytes),
+          ).then(
+            (body: unknown) => ({ body }),
+            (error: unknown) => {
               const refused = refusedReport(error);
-              if (!refused) throw requestFailure(error, remote, `project ${project}`);
-              return { refused, body: (error as GalleyApiError).problem };
-            });
+              if (!refused) throw error;
+              return { refused };
+            },
+          );
         } finally {
           progress.done();
         }
         if ('refused' in answer) {
+          const { report, body } = answer.refused;
           io.out(
             opts.json
-              ? JSON.stringify(answer.body)
-              : checkReportText(answer.refused, paint, `${path} (refused by the service)`),
+              ? JSON.stringify(body)
+              : checkReportText(report, paint, `${path} (refused by the service)`),
           );
           return exitCodes.failed;
         }
-        if (opts.json) io.out(JSON.stringify(answer));
+        const created = answerAs({ name: 'a project', schema: v1.CreatedProject }, answer.body);
+        if (opts.json) io.out(JSON.stringify(answer.body));
         else {
-          const summary = `${paint.bold(path)} → ${paint.bold(project)}: ${paint.green('replaced')} "${answer.title}", revision ${answer.revision}, ${answer.pages} pages`;
-          io.out(answer.site ? `${summary}\n\n${siteReportText(answer.site, paint)}` : summary);
+          const summary = `${paint.bold(path)} → ${paint.bold(project)}: ${paint.green('replaced')} "${created.title}", revision ${created.revision}, ${plural(created.pages, 'page')}`;
+          io.out(created.site ? `${summary}\n\n${siteReportText(created.site, paint)}` : summary);
         }
         return exitCodes.ok;
       }),

@@ -4,7 +4,8 @@ import type { Command } from 'commander';
 import type { OfficeCredentials } from '@galley/server';
 import type { CliIo } from '../io.js';
 import { CommandFailure, InputError } from '../lib/exit.js';
-import { storeOptionsFor } from '../store-options.js';
+import { makeFolder, writeReason } from '../lib/files.js';
+import { dataOption, storeOptionsFor } from '../store-options.js';
 
 function port(value: string): number {
   const n = /^\s*[0-9]+\s*$/.test(value) ? Number(value) : Number.NaN;
@@ -74,6 +75,18 @@ function listenFailure(error: unknown, host: string, at: number): CommandFailure
 }
 
 /**
+ * Makes the data folder (the one thing `serve` may create), or says in one line why it cannot:
+ * a data folder that cannot be made is an unusable setting (exit 2), as a bad port is.
+ */
+async function makeDataFolder(dataDir: string): Promise<void> {
+  await makeFolder(dataDir).catch((error: NodeJS.ErrnoException) => {
+    const reason =
+      error.code === 'ENOTDIR' ? 'a file is in the way; give a folder' : writeReason(error);
+    throw new InputError('unreadable', `the data folder ${dataDir} cannot be made: ${reason}`);
+  });
+}
+
+/**
  * Listens on `host:at` for a moment and lets go: a port in use is found before the data
  * folder is opened, so a failed start makes nothing and prints no credentials.
  */
@@ -97,19 +110,19 @@ export function registerServe(program: Command, io: CliIo): void {
     .option('--data <dir>', 'data folder (GALLEY_DATA_DIR, default ./galley-data)')
     .option('--base-url <url>', 'public URL of the service (GALLEY_BASE_URL)', baseUrl)
     .action(async (opts: { port?: number; data?: string; baseUrl?: string }) => {
-      if (opts.data !== undefined && opts.data.trim() === '')
-        throw new InputError('invalid_option', '--data is empty; give the data folder');
+      const data = dataOption(opts.data);
       checkUrlVariables(io.env);
       // Loaded here, not at the top: the other commands start without the server and its store.
       const { bootstrapOffice, loadConfig, startServer } = await import('@galley/server');
       const { openStore, systemClock } = await import('@galley/store');
       const config = loadConfig(io.env, {
         ...(opts.port !== undefined ? { port: opts.port } : {}),
-        ...(opts.data !== undefined ? { dataDir: opts.data } : {}),
+        ...(data !== undefined ? { dataDir: data } : {}),
         ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl.replace(/\/+$/, '') } : {}),
       });
       // Port 0 picks a free port: nothing to find out beforehand.
       if (config.port !== 0) await probePort(config.host, config.port);
+      await makeDataFolder(config.dataDir);
       const clock = systemClock;
       const store = await openStore({ ...storeOptionsFor(config.dataDir, io.env), clock });
       const explicitBaseUrl = opts.baseUrl !== undefined || !!io.env.GALLEY_BASE_URL;
@@ -136,7 +149,8 @@ export function registerServe(program: Command, io: CliIo): void {
       const stop = (signal: string) => {
         if (stopping) process.exit(1); // a second signal: stop now
         stopping = true;
-        io.out(`${signal}: stopping`);
+        // Logged, not printed: stdout holds the log's JSON lines once the service runs.
+        running.app.deps.logger.info({ signal }, 'stopping');
         void running
           .close()
           .then(() => store.close())

@@ -2,7 +2,8 @@ import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
 import type { CliIo } from '../io.js';
 import { CliError } from '../io.js';
-import { accountByEmail, withStore } from '../store-options.js';
+import { notEmpty } from '../lib/exit.js';
+import { accountByEmail, undeliveredFailure, withStore } from '../store-options.js';
 
 /**
  * The store's MAX_TOKEN_DAYS (decisions §2: a token is valid 90 days), repeated so that the CLI
@@ -29,18 +30,24 @@ export function registerTokens(program: Command, io: CliIo): void {
     .description('issue a token; prints only the token (shown this once)')
     .option('--days <n>', `validity in days, 1 to ${MAX_TOKEN_DAYS}`, days, MAX_TOKEN_DAYS)
     .action(async (opts: { data?: string; email: string; days: number }) => {
-      const { token } = await withStore(opts.data, io.env, async (store) => {
-        const account = await accountByEmail(store, opts.email);
-        return store.tokens.issue({ accountNumber: account.accountNumber, days: opts.days });
+      const email = notEmpty(opts.email, '--email');
+      await withStore(opts.data, io.env, async (store) => {
+        const { accountNumber } = await accountByEmail(store, email);
+        const { token, record } = await store.tokens.issue({ accountNumber, days: opts.days });
+        // The token is shown only here: one nobody saw is revoked rather than left valid.
+        await io.deliver(token).catch(async (error: unknown) => {
+          await store.tokens.revoke({ accountNumber, idOrPrefix: record.id });
+          throw undeliveredFailure(error, 'the token was revoked');
+        });
       });
-      io.out(token);
     });
 
   common(tokens.command('list'))
     .description("list the account's tokens as JSON (prefixes only, never the tokens)")
     .action(async (opts: { data?: string; email: string }) => {
+      const email = notEmpty(opts.email, '--email');
       const list = await withStore(opts.data, io.env, async (store) => {
-        const account = await accountByEmail(store, opts.email);
+        const account = await accountByEmail(store, email);
         return store.tokens.list(account.accountNumber);
       });
       const { tokenListing } = await import('@galley/store');
@@ -51,8 +58,10 @@ export function registerTokens(program: Command, io: CliIo): void {
     .description('revoke a token by its id or its listed prefix')
     .argument('<id-or-prefix>')
     .action(async (idOrPrefix: string, opts: { data?: string; email: string }) => {
+      const email = notEmpty(opts.email, '--email');
+      notEmpty(idOrPrefix, 'the token id or prefix', 'give one `tokens list` shows');
       const revoked = await withStore(opts.data, io.env, async (store) => {
-        const account = await accountByEmail(store, opts.email);
+        const account = await accountByEmail(store, email);
         return store.tokens.revoke({ accountNumber: account.accountNumber, idOrPrefix });
       });
       if (!revoked)

@@ -2,26 +2,42 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
-import type { v1 } from '@galley/core';
+import { v1 } from '@galley/core';
 import type { CliIo } from '../io.js';
-import { CommandFailure, exitCodes, InputError, runCommand } from '../lib/exit.js';
-import { makeFolder, sha256Hex, writeFileAtomically } from '../lib/files.js';
+import { CommandFailure, exitCodes, InputError, notEmpty, runCommand } from '../lib/exit.js';
+import { makeFolder, sha256Hex, writeFileAtomically, writeReason } from '../lib/files.js';
 import { ImportedRecord } from '../lib/imported.js';
 import { progressOn } from '../lib/progress.js';
-import { connect, ownUrl, request, withRemoteOptions } from '../lib/remote.js';
+import {
+  answerAs,
+  connect,
+  ownUrl,
+  projectIdOf,
+  request,
+  withRemoteOptions,
+} from '../lib/remote.js';
 import type { Remote, RemoteOptions } from '../lib/remote.js';
+
+/** The longest `--interval`, and the longest wait a `Retry-After` may ask for: a day. */
+const maxIntervalSeconds = 86_400;
 
 function seconds(value: string): number {
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0 || n > 86_400)
-    throw new InvalidArgumentError('seconds, more than 0 and at most 86400');
+  if (!Number.isFinite(n) || n <= 0 || n > maxIntervalSeconds)
+    throw new InvalidArgumentError(`seconds, more than 0 and at most ${maxIntervalSeconds}`);
   return n;
 }
 
-interface ConfirmationPage {
-  confirmations: v1.Confirmation[];
-  next_page_url: string | null;
-}
+/**
+ * A confirmation as the interface describes it, with the spec's version numbers (1, 2, …):
+ * the version names the file written, so nothing but a whole number from 1 is taken.
+ */
+const Confirmation = v1.Confirmation.extend({ version: v1.Confirmation.shape.version.min(1) });
+type Confirmation = v1.Confirmation;
+const confirmationPage = {
+  name: 'a list of confirmations',
+  schema: v1.ConfirmationList.extend({ confirmations: Confirmation.array() }),
+};
 
 interface Watch {
   readonly remote: Remote;
@@ -37,12 +53,12 @@ interface Watch {
  * Every page is read before any version is handled, and a next page on another origin is never
  * asked for (the token would go with it): the poll fails, and nothing is recorded.
  */
-async function newConfirmations(w: Watch, through: number): Promise<v1.Confirmation[]> {
+async function newConfirmations(w: Watch, through: number): Promise<Confirmation[]> {
   const what = `project ${w.project}`;
-  const fresh: v1.Confirmation[] = [];
-  let page = await request(w.remote, what, () =>
-    w.remote.client.v1.listConfirmations(w.project, { per_page: 50 }),
-  );
+  const fresh: Confirmation[] = [];
+  const read = async (ask: () => Promise<unknown>) =>
+    answerAs(confirmationPage, await request(w.remote, what, ask));
+  let page = await read(() => w.remote.client.v1.listConfirmations(w.project, { per_page: 50 }));
   for (;;) {
     for (const confirmation of page.confirmations) {
       if (confirmation.version <= through) return fresh.reverse();
@@ -50,7 +66,7 @@ async function newConfirmations(w: Watch, through: number): Promise<v1.Confirmat
     }
     if (page.next_page_url === null) return fresh.reverse();
     const next = ownUrl(w.remote, page.next_page_url, `the next page of confirmations`);
-    page = await request(w.remote, what, () => w.remote.client.v1.follow<ConfirmationPage>(next));
+    page = await read(() => w.remote.client.v1.follow(next));
   }
 }
 
@@ -84,6 +100,7 @@ async function poll(w: Watch): Promise<number> {
         'sha256_mismatch',
         `version ${c.version} downloaded with SHA-256 ${sha256}, not ${c.sha256} as confirmed; not imported`,
       );
+    // One plain name inside `--into`: the id is letters, digits, `_`, `-`; the version a number.
     const file = `${w.project}-v${c.version}.zip`;
     await writeFileAtomically(join(w.into, file), zip.bytes);
     const at = new Date().toISOString();
@@ -105,7 +122,7 @@ function isFatal(error: unknown): boolean {
   if (error instanceof InputError) return true;
   return (
     error instanceof CommandFailure &&
-    ['not_allowed', 'not_found', 'write_failed', 'foreign_url'].includes(error.code)
+    ['not_allowed', 'not_found', 'write_failed', 'foreign_url', 'bad_answer'].includes(error.code)
   );
 }
 
@@ -124,19 +141,30 @@ export function registerWatch(program: Command, io: CliIo): void {
     .description("import a project's confirmed versions into a folder as they are confirmed")
     .argument('<project-id>', 'the project, prj_…')
     .requiredOption('--into <dir>', 'the folder to write <project>-v<version>.zip into')
-    .option('--interval <seconds>', 'seconds between polls', seconds, 30)
+    .option(
+      '--interval <seconds>',
+      `seconds between polls (at most ${maxIntervalSeconds})`,
+      seconds,
+      30,
+    )
     .option('--once', 'poll once, import what is new, and exit')
-    .action((project: string, opts: WatchOptions) =>
+    .action((id: string, opts: WatchOptions) =>
       runCommand(io, async () => {
-        if (!/^[A-Za-z0-9._-]+$/.test(project))
-          throw new InputError('invalid_option', `${project} is not a project id (prj_…)`);
-        if (opts.into === '') throw new InputError('invalid_option', '--into is empty');
+        const project = projectIdOf(id);
+        notEmpty(opts.into, '--into', 'give the folder to import into');
         const stop = new AbortController();
         const remote = connect(opts, io.env, stop.signal);
-        await makeFolder(opts.into).catch((error: Error) => {
-          throw new InputError(
-            'unreadable',
-            `cannot make the folder ${opts.into}: ${error.message}`,
+        await makeFolder(opts.into).catch((error: NodeJS.ErrnoException) => {
+          // A file in the way is a mistaken --into; a folder it may not make is one it may not
+          // write, as an existing folder it may not write (exit 1).
+          if (error.code === 'ENOTDIR')
+            throw new InputError(
+              'not_a_file',
+              `--into ${opts.into} is not a folder (a file is in the way); give a folder`,
+            );
+          throw new CommandFailure(
+            'write_failed',
+            `cannot make the folder ${opts.into}: ${writeReason(error)}`,
           );
         });
         const record = await ImportedRecord.open(opts.into);
@@ -158,17 +186,22 @@ async function watchUntilStopped(w: Watch, interval: number, stop: AbortControll
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  w.io.out(`watching ${w.project} every ${interval} s, into ${w.into} (Ctrl-C stops)`);
+  // For a person at a terminal, like progress; piped, stdout holds only the `vN:` lines.
+  if (process.stderr.isTTY)
+    w.io.err(`watching ${w.project} every ${interval} s, into ${w.into} (Ctrl-C stops)`);
   try {
     while (!stop.signal.aborted) {
+      let wait = interval;
       try {
         await poll(w);
       } catch (error) {
         if (stop.signal.aborted) break; // the signal aborted a request: stop, don't report it
         if (isFatal(error) || !(error instanceof CommandFailure)) throw error;
-        w.io.err(`galley: ${error.message}; trying again in ${interval} s`);
+        // A service that asked for a pause (429 with Retry-After) gets at least that long.
+        wait = Math.max(interval, Math.min(w.remote.retryAfter() ?? 0, maxIntervalSeconds));
+        w.io.err(`galley: ${error.message}; trying again in ${wait} s`);
       }
-      await sleep(interval * 1000, undefined, { signal: stop.signal }).catch(() => undefined);
+      await sleep(wait * 1000, undefined, { signal: stop.signal }).catch(() => undefined);
     }
   } finally {
     process.off('SIGINT', onSignal);

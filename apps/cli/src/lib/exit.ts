@@ -29,6 +29,16 @@ export class InputError extends Error {
   }
 }
 
+/** `value`, unless it is empty or blank: then a usage mistake (exit 2) saying `what` is empty. */
+export function notEmpty(value: string, what: string, hint?: string): string {
+  if (value.trim() === '')
+    throw new InputError(
+      'invalid_option',
+      `${what} is empty${hint === undefined ? '' : `; ${hint}`}`,
+    );
+  return value;
+}
+
 export type FailureCode =
   | 'refused'
   | 'not_allowed'
@@ -44,8 +54,8 @@ export type FailureCode =
 /** A run that went wrong after the input was accepted (exit 1), e.g. the service refused it. */
 export class CommandFailure extends Error {
   readonly code: FailureCode;
-  constructor(code: FailureCode, message: string) {
-    super(message);
+  constructor(code: FailureCode, message: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = 'CommandFailure';
     this.code = code;
   }

@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, open, readlink, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { writeZip, zipDeflateLevel } from '@galley/core';
 import type { Folder } from '@galley/core';
-import { CommandFailure, InputError } from './exit.js';
+import { CommandFailure, InputError, notEmpty } from './exit.js';
 
 /** Lower-case hex SHA-256, as the service writes it (decisions §8). */
 export function sha256Hex(bytes: Uint8Array): string {
@@ -33,7 +33,7 @@ export async function writeFileAtomically(path: string, bytes: Uint8Array): Prom
 }
 
 /** Why a write failed, without the temporary file's name (it means nothing to the reader). */
-function writeReason(error: unknown): string {
+export function writeReason(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   const reasons: Record<string, string> = {
     EACCES: 'permission denied',
@@ -48,25 +48,53 @@ function writeReason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** Links a path may lead through before it counts as a loop (the kernel's own limit). */
+const maxLinks = 40;
+
 /**
- * `-o <file>` judged before any work: a file name in a folder that exists, not an empty string,
- * not a folder (writing there would fail only at the end, naming internal temporary files).
+ * The file `-o <path>` is written to, judged before any work. A symbolic link is followed to
+ * where it leads (a file, or a name not taken yet), so the write replaces that file and the link
+ * stays. What the path ends at must be a regular file, or a free name in a folder that exists:
+ * the write renames a temporary file over it, which would replace a folder, a device, a pipe or
+ * a socket, so each of those is unusable input (exit 2), as is an empty path.
  */
-export async function checkOutputFile(path: string, option = '-o'): Promise<void> {
-  if (path.trim() === '')
-    throw new InputError('invalid_option', `${option} is empty; give the file to write`);
+export async function outputTarget(path: string, option = '-o'): Promise<string> {
+  notEmpty(path, option, 'give the file to write');
   if (path.endsWith('/') || path.endsWith(sep))
     throw new InputError('invalid_option', `${option} ${path} names a folder; give a file name`);
-  const found = await stat(path).catch(() => undefined);
-  if (found?.isDirectory())
-    throw new InputError(
-      'invalid_option',
-      `${option} ${path} is a folder; give a file name, e.g. ${join(path, 'folder.zip')}`,
-    );
-  const folder = dirname(path);
-  const parent = await stat(folder).catch(() => undefined);
-  if (!parent?.isDirectory())
-    throw new InputError('missing', `${folder}: no such folder to write ${path} into`);
+  let target = path;
+  for (let links = 0; ; links++) {
+    const found = await lstat(target).catch((error: NodeJS.ErrnoException) => {
+      // A name not taken yet, or one below a file: the folder check below says which.
+      if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
+      throw new InputError('unreadable', `${option} ${target}: ${writeReason(error)}`);
+    });
+    const named = target === path ? `${option} ${path}` : `${option} ${path} (a link to ${target})`;
+    if (found === undefined) {
+      const folder = dirname(target);
+      const parent = await stat(folder).catch(() => undefined);
+      if (!parent?.isDirectory())
+        throw new InputError('missing', `${folder}: no such folder to write ${path} into`);
+      return target;
+    }
+    if (found.isFile()) return target;
+    if (found.isDirectory())
+      throw new InputError(
+        'invalid_option',
+        `${named} is a folder; give a file name, e.g. ${join(path, 'folder.zip')}`,
+      );
+    if (!found.isSymbolicLink())
+      throw new InputError(
+        'not_a_file',
+        `${named} is not a regular file (a device, pipe or socket); give a file name`,
+      );
+    if (links === maxLinks)
+      throw new InputError(
+        'symlink_loop',
+        `${option} ${path} leads through more than ${maxLinks} symbolic links`,
+      );
+    target = resolve(dirname(target), await readlink(target));
+  }
 }
 
 /** node:zlib at the level the core and the server use: the same folder gives the same bytes. */

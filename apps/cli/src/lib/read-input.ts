@@ -1,7 +1,7 @@
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { defaultZipLimits } from '@galley/core';
-import { InputError } from './exit.js';
+import { InputError, notEmpty } from './exit.js';
 import { zipFolder } from './files.js';
 import type { Progress } from './progress.js';
 
@@ -32,6 +32,7 @@ interface Options {
 
 /** Reads a ZIP file or a directory; anything unusable is an InputError with one clear line. */
 export async function readInput(path: string, options: Options = {}): Promise<Input> {
+  notEmpty(path, 'the path', 'give a ZIP or a directory');
   const limits = options.limits ?? defaultReadLimits;
   const found = await stat(path).catch((error: unknown) => {
     throw fsError(error, path);

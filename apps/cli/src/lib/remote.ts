@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { createClient, GalleyApiError } from '@galley/client';
 import type { GalleyClient } from '@galley/client';
 import type { CliIo } from '../io.js';
-import { CommandFailure, InputError } from './exit.js';
+import { CommandFailure, InputError, notEmpty } from './exit.js';
 import type { FailureCode } from './exit.js';
 
 export interface RemoteOptions {
@@ -15,12 +15,24 @@ export interface RemoteOptions {
 
 /** The default of `--timeout`: seconds a request may go without any progress. */
 export const defaultTimeoutSeconds = 60;
+const maxTimeoutSeconds = 3600;
 
 function timeoutSeconds(value: string): number {
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 3600)
-    throw new InvalidArgumentError('seconds, more than 0 and at most 3600');
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > maxTimeoutSeconds)
+    throw new InvalidArgumentError(`seconds, more than 0 and at most ${maxTimeoutSeconds}`);
   return n;
+}
+
+/**
+ * `<project-id>` as the service makes them (`prj_…`): letters, digits, `_` and `-` only, so
+ * it names one project in a URL and stays one plain name inside a file name (no `/`, no `..`).
+ */
+export function projectIdOf(value: string): string {
+  notEmpty(value, 'the project id', 'give the project, prj_…');
+  if (!/^[A-Za-z0-9_-]+$/.test(value))
+    throw new InputError('invalid_option', `${value} is not a project id (prj_…)`);
+  return value;
 }
 
 /** `--server`, `--token` (each with its environment variable as the fallback) and `--timeout`. */
@@ -30,7 +42,7 @@ export function withRemoteOptions(command: Command): Command {
     .option('--token <token>', 'an API token, glly_… (GALLEY_TOKEN; prefer it: argv is visible)')
     .option(
       '--timeout <seconds>',
-      'give up on a request that makes no progress for this long',
+      `give up on a request that makes no progress for this long (at most ${maxTimeoutSeconds})`,
       timeoutSeconds,
       defaultTimeoutSeconds,
     );
@@ -42,6 +54,8 @@ export interface Remote {
   readonly server: string;
   /** The HTTP status of an answer the client returned, found by its headers. */
   statusOf(headers: Headers): number | undefined;
+  /** The seconds the last answer asked to wait before trying again (`Retry-After`), if any. */
+  retryAfter(): number | undefined;
 }
 
 /** A request that made no progress (no answer, no bytes up or down) for `seconds`. */
@@ -87,7 +101,7 @@ async function pacedForm(form: FormData, progress: () => void) {
 function patientFetch(
   seconds: number,
   signal: AbortSignal | undefined,
-  statuses: WeakMap<Headers, number>,
+  noteAnswer: (answer: Response) => void,
 ): typeof fetch {
   return async (input, init = {}) => {
     const controller = new AbortController();
@@ -132,7 +146,7 @@ function patientFetch(
         statusText: response.statusText,
         headers: response.headers,
       });
-      statuses.set(answer.headers, answer.status);
+      noteAnswer(answer);
       return answer;
     } catch (error) {
       finish();
@@ -144,12 +158,49 @@ function patientFetch(
 /** `--server` or `--token` given as an empty string: the option wins, so it is a mistake. */
 function given(option: string, value: string | undefined, variable: string): string | undefined {
   if (value === undefined) return undefined;
-  if (value.trim() === '')
+  return notEmpty(value, option, `give a value, or leave ${option} out to use ${variable}`);
+}
+
+/**
+ * The service's address (`--server`, else GALLEY_SERVER, named `source`): an http(s) URL of
+ * the service itself, maybe below a path (behind a proxy, as `serve --base-url` allows), but
+ * not of an interface (`/api/v1` is added to it), and without credentials (the token is the
+ * one credential sent), a query or a fragment.
+ */
+function serverUrl(value: string, source: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InputError('invalid_option', `${source} ${value} is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new InputError('invalid_option', `${source} ${value} is not an http(s) URL`);
+  if (url.username !== '' || url.password !== '')
     throw new InputError(
       'invalid_option',
-      `${option} is empty; give a value, or leave ${option} out to use ${variable}`,
+      `${source} may not carry credentials (user:password@); the token is sent instead (GALLEY_TOKEN or --token)`,
     );
-  return value;
+  if (url.search !== '' || url.hash !== '')
+    throw new InputError(
+      'invalid_option',
+      `${source} ${value} may not carry a query or a fragment`,
+    );
+  if (/(^|\/)api(\/|$)/.test(url.pathname))
+    throw new InputError(
+      'invalid_option',
+      `${source} ${value} names an interface of the service; give the service's own address (${url.origin}), the CLI adds /api/v1`,
+    );
+  return url;
+}
+
+/** Seconds of a `Retry-After` header (a number of seconds, or an HTTP date), if it has any. */
+function retryAfterSeconds(header: string | null): number | undefined {
+  if (header === null) return undefined;
+  const text = header.trim();
+  if (/^[0-9]+$/.test(text)) return Number(text);
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
 /**
@@ -162,24 +213,37 @@ export function connect(opts: RemoteOptions, env: CliIo['env'], signal?: AbortSi
   const token = given('--token', opts.token, 'GALLEY_TOKEN') ?? env.GALLEY_TOKEN;
   if (!server)
     throw new InputError('no_server', 'no service given: pass --server URL or set GALLEY_SERVER');
-  let url: URL;
-  try {
-    url = new URL(server);
-  } catch {
-    throw new InputError('invalid_option', `--server ${server} is not a URL`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new InputError('invalid_option', `--server ${server} is not an http(s) URL`);
+  const url = serverUrl(server, opts.server === undefined ? 'GALLEY_SERVER' : '--server');
   if (!token)
     throw new InputError('no_token', 'no API token given: set GALLEY_TOKEN or pass --token');
+  // A header carries visible ASCII only; fetch would refuse anything else as if the service
+  // could not be reached. The token is not echoed: it is a secret.
+  if (!/^[\x21-\x7e]+$/.test(token))
+    throw new InputError(
+      'no_token',
+      'the token is unusable: it holds characters an HTTP header cannot carry (control characters, spaces or non-ASCII)',
+    );
   const statuses = new WeakMap<Headers, number>();
+  let retryAfter: number | undefined;
+  const patient = patientFetch(opts.timeout ?? defaultTimeoutSeconds, signal, (answer) => {
+    statuses.set(answer.headers, answer.status);
+    retryAfter = retryAfterSeconds(answer.headers.get('retry-after'));
+  });
   const client = createClient({
     baseUrl: url.origin + url.pathname.replace(/\/$/, ''),
     token,
     editorClient: randomUUID(),
-    fetch: patientFetch(opts.timeout ?? defaultTimeoutSeconds, signal, statuses),
+    fetch: (input, init) => {
+      retryAfter = undefined; // a request that gets no answer leaves none
+      return patient(input, init);
+    },
   });
-  return { client, server: url.origin, statusOf: (headers) => statuses.get(headers) };
+  return {
+    client,
+    server: url.origin,
+    statusOf: (headers) => statuses.get(headers),
+    retryAfter: () => retryAfter,
+  };
 }
 
 /**
@@ -224,7 +288,7 @@ function quoted(text: unknown): string {
 }
 
 /** Why the service refused, in a sentence a person can act on. */
-function refusalText(error: GalleyApiError, what: string): string {
+function refusalText(error: GalleyApiError, what: string, retryAfter: number | undefined): string {
   const { status } = error;
   const problem = {
     code: quoted(error.problem.code ?? 'error'),
@@ -240,7 +304,8 @@ function refusalText(error: GalleyApiError, what: string): string {
     const label = body.lock.label ? ` (${quoted(body.lock.label)})` : '';
     return `${what} is being edited by ${who}${label} until ${quoted(body.lock.expires_at ?? 'the lock expires')}; try again later (423)`;
   }
-  if (status === 429) return 'too many requests (429); wait a minute and try again';
+  if (status === 429)
+    return `too many requests (429); wait ${retryAfter === undefined ? 'a minute' : `${retryAfter} s`} and try again`;
   return `${status} ${problem.code}: ${problem.detail}`;
 }
 
@@ -259,7 +324,17 @@ export function requestFailure(error: unknown, remote: Remote, what: string): un
       `no answer from ${remote.server} for ${error.seconds} s (${what}); gave up (see --timeout)`,
     );
   if (error instanceof GalleyApiError)
-    return new CommandFailure(failureCodes[error.status] ?? 'refused', refusalText(error, what));
+    return new CommandFailure(
+      failureCodes[error.status] ?? 'refused',
+      refusalText(error, what, remote.retryAfter()),
+      { cause: error },
+    );
+  // The client reads an answer's body as JSON: a proxy's page or a cut answer is not.
+  if (error instanceof SyntaxError)
+    return new CommandFailure(
+      'bad_answer',
+      `the service sent an answer that is not JSON, for ${what} (${quoted(error.message)})`,
+    );
   // fetch reports a network failure (refused, reset, DNS) as a TypeError with the reason as cause.
   const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
   if (error instanceof TypeError && cause !== undefined) {
@@ -281,4 +356,37 @@ export async function request<T>(remote: Remote, what: string, send: () => Promi
   } catch (error) {
     throw requestFailure(error, remote, what);
   }
+}
+
+/** A schema of the interface (`v1.ConfirmationList`, `v1.CreatedProject`): its `safeParse`. */
+export interface AnswerSchema<T> {
+  safeParse(value: unknown):
+    | { success: true; data: T }
+    | {
+        success: false;
+        error: { issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }> };
+      };
+}
+
+/** An answer the CLI reads, and what it is called in a sentence: `a list of confirmations`. */
+export interface Expected<T> {
+  readonly name: string;
+  readonly schema: AnswerSchema<T>;
+}
+
+/**
+ * `body` read as `expected`: the CLI acts only on answers of the interface's shape (a version
+ * number it writes a file for, a project it reports), else the run fails with the first
+ * mismatch the schema found.
+ */
+export function answerAs<T>(expected: Expected<T>, body: unknown): T {
+  const parsed = expected.schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where =
+    issue === undefined || issue.path.length === 0 ? '' : `${issue.path.map(String).join('.')}: `;
+  throw new CommandFailure(
+    'bad_answer',
+    `the service sent an answer that is not ${expected.name} (${quoted(`${where}${issue?.message ?? 'a different shape'}`)})`,
+  );
 }

@@ -6,7 +6,7 @@ export function reportPassed(report: CheckReport): boolean {
   return Object.values(report.checks).every((outcome) => outcome !== 'failed');
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function counts(violations: readonly Violation[]): string {
   const errors = violations.filter((v) => v.severity === 'error').length;

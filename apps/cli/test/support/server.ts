@@ -1,5 +1,7 @@
 // A real Galley server on loopback for the service commands (the platform test harness), with
 // what the tests need over HTTP: a project, a person's screen session, and confirmed versions.
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { writeZip } from '@galley/core';
 import type { v1 } from '@galley/core';
 import { startTestServer } from '../../../server/test/platform/harness.js';
@@ -72,5 +74,19 @@ export async function screenSession(s: TestServer): Promise<Screen> {
       });
       return answer<v1.Confirmation>(res, 201, 'confirm');
     },
+  };
+}
+
+/** A stand-in for the service on loopback, answering every request with `handle`. */
+export async function fakeService(handle: (req: IncomingMessage, res: ServerResponse) => void) {
+  const server = createServer(handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(resolve);
+      }),
   };
 }

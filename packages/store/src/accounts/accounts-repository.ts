@@ -80,6 +80,19 @@ export class AccountsRepository {
     }
   }
 
+  /**
+   * Deletes an account, and by cascade its tokens, sessions and memberships: for undoing a
+   * creation whose password could not be handed over (`galley accounts add` with stdout
+   * failing). False when there is no such account.
+   */
+  async delete(accountNumber: number): Promise<boolean> {
+    const result = await this.#scope.db
+      .deleteFrom('accounts')
+      .where('account_number', '=', accountNumber)
+      .executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
   async findByEmail(email: string): Promise<Account | null> {
     const row = await this.#scope.db
       .selectFrom('accounts')
