@@ -8,7 +8,7 @@ import {
   isoTime,
   newId,
 } from '@galley/store';
-import { describeStores } from './stores.js';
+import { describeStores, lockWaitBegun } from './stores.js';
 
 type FileRecord = Awaited<ReturnType<Store['assets']['files']>>[number];
 
@@ -158,15 +158,28 @@ describeStores('assets', (t) => {
     expect([...first, ...rest].map((r) => r.title)).toEqual(await list({ sort: 'updated' }));
   });
 
-  it('moves states only from the expected one', async () => {
+  it('moves states, noting when', async () => {
     const asset = await makeAsset(t.store);
-    expect(await t.store.assets.setState(asset.id, 'archived', 'deleted')).toBe(false);
-    expect(await t.store.assets.setState(asset.id, 'active', 'deleted')).toBe(true);
+    await t.store.assets.setState(asset.id, 'deleted');
     const trashed = await t.store.assets.find(asset.id);
     expect(trashed).toMatchObject({ state: 'deleted', stateChangedAt: isoTime(t.clock.now()) });
     expect(await t.store.assets.trashedBefore(isoTime(t.clock.now()))).toContain(asset.id);
     await t.store.assets.rename(asset.id, 'Renamed');
     expect(await t.store.assets.find(asset.id)).toMatchObject({ title: 'Renamed' });
+  });
+
+  it('reads a locked row as the transaction holding it leaves it', async () => {
+    const asset = await makeAsset(t.store);
+    let second: Promise<string | undefined> | undefined;
+    await t.store.transaction(async (tx) => {
+      expect(await tx.assets.lockRow(asset.id)).toMatchObject({ state: 'active' });
+      // Another writer decides on the same row meanwhile: it waits for this transaction.
+      second = t.store.transaction(async (other) => (await other.assets.lockRow(asset.id))?.state);
+      if (t.kind === 'postgres') await Promise.race([lockWaitBegun(t.store), second]);
+      await tx.assets.setState(asset.id, 'archived');
+    });
+    expect(await second).toBe('archived');
+    expect(await t.store.assets.lockRow('ast_absent')).toBeNull();
   });
 
   it('counts a content used while any revision with it is not erased', async () => {
@@ -237,6 +250,22 @@ describeStores('assets', (t) => {
     expect(await store.blobs.record(blob)).toMatchObject({ created: true });
     t.clock.advanceSeconds(86_400);
     expect(await store.blobs.expire()).toEqual([sha(7)]);
+  });
+
+  it('creates a blob once of many concurrent records of the same new bytes', async () => {
+    const accountNumber = await keyHolder(t.store, 'blobs-at-once@example.org');
+    const blob = { accountNumber, sha256: sha(8), size: 8 };
+    const createdOf = async () => {
+      const records = await Promise.all(
+        Array.from({ length: 12 }, () => t.store.blobs.record(blob)),
+      );
+      return records.filter((r) => r.created).length;
+    };
+    expect(await createdOf()).toBe(1);
+    expect(await createdOf()).toBe(0); // held now
+    t.clock.advanceSeconds(86_400); // expired, not yet swept: taken up again, once
+    expect(await createdOf()).toBe(1);
+    expect(await t.store.blobs.findLive(accountNumber, sha(8))).toEqual({ size: 8 });
   });
 
   async function keyHolder(store: Store, email: string) {

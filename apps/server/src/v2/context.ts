@@ -35,12 +35,13 @@ export function visibleOwners(owner: string): string[] {
   return [owner, SERVICE_OWNER];
 }
 
-const notFound = () => problem(404, 'not_found', 'No such asset.');
+/** 404 for an asset that is absent or another account's (they answer alike). */
+export const assetNotFound = () => problem(404, 'not_found', 'No such asset.');
 
 /** An asset the caller may read; another account's or an absent one is 404 alike. */
 export async function readableAsset(store: Store, id: string, owner: string): Promise<AssetRecord> {
   const asset = await store.assets.find(id);
-  if (!asset || !visibleOwners(owner).includes(asset.owner)) throw notFound();
+  if (!asset || !visibleOwners(owner).includes(asset.owner)) throw assetNotFound();
   return asset;
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { REQUEST_KEY_RENEW_SECONDS } from '@galley/store';
-import type { RequestKeyHold, Store } from '@galley/store';
+import type { RequestKeyHold, Store, StoreScope } from '@galley/store';
 import type { Request, Response } from 'express';
 import { HttpProblem, PROBLEM_CONTENT_TYPE } from '../http/problem.js';
 import { assetProblem } from './problems.js';
@@ -107,6 +107,25 @@ function problemAnswer(p: HttpProblem): Answer {
   return { status: p.status, headers: p.headers, body: p.toBody() };
 }
 
+/**
+ * A write's answer, stored as its key's first answer in the write's own transaction. Only
+ * `Commit` makes one (the class itself is not exported), so a write cannot answer without it.
+ */
+class Committed {
+  readonly answer: Answer;
+
+  constructor(answer: Answer) {
+    this.answer = answer;
+  }
+}
+export type { Committed };
+
+/**
+ * Runs `write` in one transaction with the storing of its answer: a crash leaves both or
+ * neither. `write` writes through `tx` only and builds its answer there.
+ */
+export type Commit = (write: (tx: StoreScope) => Promise<Answer>) => Promise<Committed>;
+
 /** How the running request of a key renews its claim (`renewEveryMs`: for tests). */
 export interface IdempotencyOptions {
   renewEveryMs?: number;
@@ -120,7 +139,8 @@ export interface IdempotencyOptions {
  * "Still runs" is a lease on the claim, renewed while the request runs: a request whose process
  * died (killed, or cut off from the database) stops renewing, and once its lease has ended a
  * resend of the same request takes the claim over and runs it (nothing runs it any more, and it
- * left no answer to replay).
+ * left no answer to replay). A write stores its answer in its own transaction (`Commit`), so a
+ * write that committed always has its answer, and a request that lost its claim commits nothing.
  */
 export class Idempotency {
   readonly #store: Store;
@@ -137,7 +157,7 @@ export class Idempotency {
     req: Request,
     res: Response,
     input: { accountNumber: number; key: string; body: unknown },
-    work: () => Promise<Answer>,
+    work: (commit: Commit) => Promise<Committed>,
   ): Promise<void> {
     const { accountNumber, key } = input;
     const fingerprint = fingerprintOf(req, input.body);
@@ -156,13 +176,7 @@ export class Idempotency {
       }
       const hold = { accountNumber, key, token: claim.token };
       lease = new Lease(this.#store, hold, this.#renewEveryMs);
-      const answer = await this.#answerOf(hold, work);
-      await lease.stop();
-      await this.#store.requestKeys.complete({
-        ...hold,
-        answer: { status: answer.status, headers: answer.headers ?? {}, body: answer.body },
-      });
-      sendAnswer(res, answer);
+      sendAnswer(res, await this.#answerOf(hold, work));
     } finally {
       await lease?.stop();
       this.#running.delete(id);
@@ -186,16 +200,49 @@ export class Idempotency {
     return true;
   }
 
-  /** Client errors are the first answer too; anything else frees the key for a retry. */
-  async #answerOf(hold: RequestKeyHold, work: () => Promise<Answer>) {
+  /**
+   * The answer of the work, already stored when it committed. A client error is the first answer
+   * too: it was decided before anything was written (or its write rolled back), so it is stored
+   * on its own. Anything else frees the key for a retry.
+   */
+  async #answerOf(
+    hold: RequestKeyHold,
+    work: (commit: Commit) => Promise<Committed>,
+  ): Promise<Answer> {
     try {
-      return await work();
+      return (await work((write) => this.#commit(hold, write))).answer;
     } catch (error) {
-      if (error instanceof HttpProblem && error.status < 500) return problemAnswer(error);
-      await this.#store.requestKeys.abandon(hold);
-      throw error;
+      if (!(error instanceof HttpProblem) || error.status >= 500) {
+        await this.#store.requestKeys.abandon(hold);
+        throw error;
+      }
+      const answer = problemAnswer(error);
+      await this.#store.requestKeys.complete({ ...hold, answer: storedAnswer(answer) });
+      return answer;
     }
   }
+
+  async #commit(
+    hold: RequestKeyHold,
+    write: (tx: StoreScope) => Promise<Answer>,
+  ): Promise<Committed> {
+    const answer = await this.#store.transaction(async (tx) => {
+      // The claim first: one taken over (this request outlived its lease) writes nothing, and
+      // from here no resend can take it over until this commits (the row is this
+      // transaction's: locked on PostgreSQL, and SQLite runs one writer at a time).
+      if (!(await tx.requestKeys.renew(hold))) throw takenOver();
+      const answer = await write(tx);
+      if (!(await tx.requestKeys.complete({ ...hold, answer: storedAnswer(answer) }))) {
+        throw takenOver();
+      }
+      return answer;
+    });
+    return new Committed(answer);
+  }
+}
+
+function storedAnswer(answer: Answer) {
+  return { status: answer.status, headers: answer.headers ?? {}, body: answer.body };
 }
 
 /**
@@ -248,4 +295,11 @@ function reused() {
 
 function inProgress() {
   return assetProblem('request_in_progress', 'The first request with this key still runs.');
+}
+
+function takenOver() {
+  return assetProblem(
+    'request_in_progress',
+    'This request outlived its claim of the key; a resend runs it now. Nothing was written.',
+  );
 }

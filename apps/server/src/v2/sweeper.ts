@@ -27,7 +27,7 @@ export async function sweepOnce(store: Store, clock: Clock): Promise<SweepReport
   const cutoff = isoTime(new Date(clock.now().getTime() - TRASH_RETENTION_SECONDS * 1000));
   for (const id of await store.assets.trashedBefore(cutoff)) {
     const deleted = await store.transaction(async (tx) => {
-      const current = await tx.assets.find(id);
+      const current = await tx.assets.lockRow(id);
       if (current?.state !== 'deleted' || current.stateChangedAt > cutoff) return null; // restored
       return tx.content.release(await tx.assets.delete(id));
     });

@@ -1,9 +1,10 @@
 import type { AssetKind, MediumRef } from '@galley/core';
-import type { Store } from '@galley/store';
+import type { StoreScope } from '@galley/store';
 import { newId } from '@galley/store';
+import { assetNotFound } from './context.js';
 import type { AssetRecord, FileRecord, V2Context } from './context.js';
 import type { StagedFile } from './file-specs.js';
-import type { Answer } from './idempotency.js';
+import type { Commit, Committed } from './idempotency.js';
 import { assetProblem } from './problems.js';
 import type { RevisionChange, RevisionPlan } from './revision-plan.js';
 import { planRevision } from './revision-plan.js';
@@ -81,12 +82,14 @@ export async function releaseUnused(
 }
 
 /** The `asset` envelope of one revision of an asset (the current one by default). */
-export async function assetAnswer(store: Store, assetId: string, number?: number) {
-  const asset = await store.assets.find(assetId);
-  const at = number ?? asset?.currentRevision ?? 0;
-  const revision = asset && (await store.assets.revision(assetId, at));
-  if (!asset || !revision) throw new Error(`asset ${assetId}@${at} vanished while answering`);
-  const files = await store.assets.files(assetId, at);
+export async function assetAnswer(scope: StoreScope, assetId: string, number?: number) {
+  const asset = await scope.assets.find(assetId);
+  // Deleted for good by a request that came first: as if this one had come after it.
+  if (!asset) throw assetNotFound();
+  const at = number ?? asset.currentRevision;
+  const revision = await scope.assets.revision(assetId, at);
+  if (!revision) throw new Error(`asset ${assetId} has no revision ${at}`);
+  const files = await scope.assets.files(assetId, at);
   return { status: 200, body: { asset: assetBody(asset, revision, files) } };
 }
 
@@ -95,6 +98,7 @@ const locationOf = (ctx: V2Context, assetId: string) => `${ctx.apiUrl}/assets/${
 /** Registers a new asset with revision 1 (inspected) owned by `owner`: 201 with Location. */
 export async function createAsset(
   ctx: V2Context,
+  commit: Commit,
   input: {
     owner: string;
     kind: AssetKind;
@@ -103,7 +107,7 @@ export async function createAsset(
     field: string;
     medium?: MediumRef;
   },
-): Promise<Answer> {
+): Promise<Committed> {
   const plan = await planRevision(ctx.loader, {
     kind: input.kind,
     base: [],
@@ -113,17 +117,19 @@ export async function createAsset(
     now: ctx.clock.now(),
     ...(input.medium ? { medium: input.medium } : {}),
   });
-  const asset = await withFreshBytes(ctx, plan.fresh, () =>
-    ctx.store.assets.create({
-      id: newId('ast'),
-      owner: input.owner,
-      kind: input.kind,
-      title: input.title,
-      files: plan.files,
-      inspection: plan.inspection,
+  return withFreshBytes(ctx, plan.fresh, () =>
+    commit(async (tx) => {
+      const asset = await tx.assets.create({
+        id: newId('ast'),
+        owner: input.owner,
+        kind: input.kind,
+        title: input.title,
+        files: plan.files,
+        inspection: plan.inspection,
+      });
+      return { ...plannedAnswer(asset, plan), headers: { Location: locationOf(ctx, asset.id) } };
     }),
   );
-  return { ...plannedAnswer(asset, plan), headers: { Location: locationOf(ctx, asset.id) } };
 }
 
 /** The 201 answer of a write, from what it wrote (no read back of a large revision). */
@@ -191,10 +197,11 @@ async function judgeableBase(ctx: V2Context, asset: AssetRecord, baseRevision: n
  */
 export async function commitRevision(
   ctx: V2Context,
+  commit: Commit,
   asset: AssetRecord,
   baseRevision: number,
   change: Pick<RevisionChange, 'put' | 'remove' | 'field'>,
-): Promise<Answer> {
+): Promise<Committed> {
   const stale = baseRevision !== asset.currentRevision;
   if (stale && !(await judgeableBase(ctx, asset, baseRevision))) {
     throw revisionConflict(asset.currentRevision);
@@ -209,17 +216,18 @@ export async function commitRevision(
   });
   if (stale) throw revisionConflict(asset.currentRevision);
   const number = baseRevision + 1;
-  const written = await withFreshBytes(ctx, plan.fresh, async () => {
-    const result = await ctx.store.assets.addRevision({
-      assetId: asset.id,
-      number,
-      put: plan.put,
-      remove: plan.remove,
-      inspection: plan.inspection,
-    });
-    if (!result.ok) throw revisionConflict(result.currentRevision);
-    return result.asset;
-  });
   const location = `${locationOf(ctx, asset.id)}?revision=${number}`;
-  return { ...plannedAnswer(written, plan), headers: { Location: location } };
+  return withFreshBytes(ctx, plan.fresh, () =>
+    commit(async (tx) => {
+      const result = await tx.assets.addRevision({
+        assetId: asset.id,
+        number,
+        put: plan.put,
+        remove: plan.remove,
+        inspection: plan.inspection,
+      });
+      if (!result.ok) throw revisionConflict(result.currentRevision);
+      return { ...plannedAnswer(result.asset, plan), headers: { Location: location } };
+    }),
+  );
 }

@@ -156,12 +156,18 @@ export async function createProduction(
 
 /**
  * A server on an already open store (from `describeStores`, so SQLite and PostgreSQL alike),
- * with a fresh account and its token. Close it before the store.
+ * with a fresh account and its token, ready (its seeding done). Close it before the store.
  */
 export async function serveStore(
   store: Store,
   clock: TestClock,
-): Promise<{ url: string; token: string; call: Call; close: () => Promise<void> }> {
+): Promise<{
+  url: string;
+  token: string;
+  accountNumber: number;
+  call: Call;
+  close: () => Promise<void>;
+}> {
   const config = loadConfig({}, { dataDir: tmpdir(), logLevel: 'silent' });
   const server = await startServer({
     store,
@@ -174,7 +180,11 @@ export async function serveStore(
   const email = `${randomUUID()}@example.org`;
   const created = await store.accounts.create({ email, name: 'Served', password: 'pw' });
   if (!created.ok) throw new Error('account');
-  const { token } = await store.tokens.issue({ accountNumber: created.account.accountNumber });
+  const { accountNumber } = created.account;
+  const { token } = await store.tokens.issue({ accountNumber });
   const call = clientOf({ url: server.url }, token);
-  return { url: server.url, token, call, close: () => server.close() };
+  // The asset interface answers once the service fonts are seeded: after this, no writes of
+  // the seeding mix with a test's.
+  await call('GET', '/schemas');
+  return { url: server.url, token, accountNumber, call, close: () => server.close() };
 }

@@ -2,13 +2,14 @@
 import type { Request, Response } from 'express';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeStores } from '../../../../packages/store/test/stores.js';
-import type { Store } from '@galley/store';
-import { REQUEST_KEY_LEASE_SECONDS } from '@galley/store';
+import type { Store, StoreScope } from '@galley/store';
+import { REQUEST_KEY_LEASE_SECONDS, openStore } from '@galley/store';
 import { stageSpecs } from '../../src/v2/file-specs.js';
 import { Idempotency, canonicalJson, fingerprintOf } from '../../src/v2/idempotency.js';
-import type { Call, TestServer } from './helpers.js';
+import type { Call, Reply, TestServer } from './helpers.js';
 import {
   clientOf,
+  createImage,
   createProduction,
   key,
   png,
@@ -293,14 +294,13 @@ describeStores('a request key whose first request died with its process', (t) =>
    * is stored, and the claim is neither freed nor renewed any more (the clock stands still).
    */
   async function diesMidway(assetId: string, body: unknown) {
-    const killed = vi
-      .spyOn(t.store.assets, 'addRevision')
-      .mockRejectedValueOnce(new Error('killed'));
+    const killed = vi.spyOn(t.store, 'transaction').mockRejectedValueOnce(new Error('killed'));
     const kept = vi.spyOn(t.store.requestKeys, 'abandon').mockResolvedValueOnce(undefined);
     try {
       const res = await served.call('POST', `/assets/${assetId}/revisions`, { json: body });
       expect(res.status).toBe(500);
-      expect([killed, kept].map((spy) => spy.mock.calls.length)).toEqual([1, 1]);
+      expect(killed).toHaveBeenCalled(); // then once more, to release the bytes it stored
+      expect(kept).toHaveBeenCalledOnce();
     } finally {
       killed.mockRestore();
       kept.mockRestore();
@@ -365,14 +365,14 @@ describeStores('a request key whose first request died with its process', (t) =>
     };
     let meanwhile: unknown;
     try {
-      await idempotency.run(req, sent.res, input, async () => {
+      await idempotency.run(req, sent.res, input, async (commit) => {
         for (let i = 0; i < 4; i++) {
           t.clock.advanceSeconds(REQUEST_KEY_LEASE_SECONDS - 1);
           await renewal();
         }
         t.clock.advanceSeconds(REQUEST_KEY_LEASE_SECONDS - 1);
         meanwhile = await t.store.requestKeys.claim({ ...input, fingerprint });
-        return { status: 201, body: { done: true } };
+        return commit(() => Promise.resolve({ status: 201, body: { done: true } }));
       });
       const renewals = renew.mock.calls.length;
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -386,6 +386,271 @@ describeStores('a request key whose first request died with its process', (t) =>
       state: 'done',
       answer: { status: 201, body: { done: true } },
     });
+  });
+});
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+/**
+ * Holds the next call of `target[name]` until `release()`: `reached` settles when the call is
+ * made (before it runs). Later calls run as before.
+ */
+function holdNext(target: object, name: string) {
+  const methods = target as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const own = Object.prototype.hasOwnProperty.call(target, name);
+  const original = methods[name]!;
+  const reached = deferred();
+  const gate = deferred();
+  methods[name] = async (...args: unknown[]) => {
+    if (own) methods[name] = original;
+    else delete methods[name];
+    reached.resolve();
+    await gate.promise;
+    return original.apply(target, args);
+  };
+  return { reached: reached.promise, release: gate.resolve };
+}
+
+/**
+ * Holds the request whose transaction makes `written` true right after that transaction has
+ * committed, as if its process died there: nothing more of it runs until `release()`.
+ * `reached` settles once it is held.
+ */
+function holdAfterCommit(store: Store, written: (scope: StoreScope) => Promise<boolean>) {
+  const original = store.transaction.bind(store);
+  const reached = deferred();
+  const gate = deferred();
+  store.transaction = (async (fn: (tx: StoreScope) => Promise<unknown>) => {
+    let wrote = false;
+    const result = await original(async (tx) => {
+      const before = await written(tx);
+      const value = await fn(tx);
+      wrote = !before && (await written(tx));
+      return value;
+    });
+    if (wrote) {
+      store.transaction = original;
+      reached.resolve();
+      await gate.promise;
+    }
+    return result;
+  }) as Store['transaction'];
+  return {
+    reached: reached.promise,
+    release: () => {
+      store.transaction = original;
+      gate.resolve();
+    },
+  };
+}
+
+const titled = async (scope: StoreScope, title: string) =>
+  (await scope.db.selectFrom('assets').select('id').where('title', '=', title).execute()).length;
+
+/** A write to send twice with one key, and how to tell from the database that it was made. */
+interface WriteCase {
+  key: string;
+  status: number;
+  send: (call: Call) => Promise<Reply>;
+  /** True once the write is in the database (and, for a new asset, made once). */
+  written: (scope: StoreScope) => Promise<boolean>;
+}
+
+describeStores('a write and its first answer, committed together', (t) => {
+  let a: Awaited<ReturnType<typeof serveStore>>;
+  let b: Awaited<ReturnType<typeof serveStore>>;
+  let storeB: Store;
+  /** The same account as `a.call`, on the other server (its own connection, as a process). */
+  let onB: Call;
+  beforeAll(async () => {
+    a = await serveStore(t.store, t.clock);
+    storeB = await openStore(t.options);
+    b = await serveStore(storeB, t.clock);
+    onB = clientOf({ url: b.url }, a.token);
+  });
+  afterAll(async () => {
+    await b.close();
+    await storeB.close();
+    await a.close();
+  });
+
+  const sendJson = (method: string, path: string, json: { request_key: string }) => (call: Call) =>
+    call(method, path, { json });
+  const newAsset = (title: string) => async (scope: StoreScope) =>
+    (await titled(scope, title)) === 1;
+  const atRevision = (id: string, number: number) => async (scope: StoreScope) =>
+    (await scope.assets.find(id))?.currentRevision === number;
+
+  const cases: Record<string, () => Promise<WriteCase>> = {
+    'POST /assets (JSON)': () => {
+      const json = dataAsset(key(), `json-${key()}`);
+      return Promise.resolve({
+        key: json.request_key,
+        status: 201,
+        send: sendJson('POST', '/assets', json),
+        written: newAsset(json.title),
+      });
+    },
+    'POST /assets (multipart)': () => {
+      const [k, title] = [key(), `multipart-${key()}`];
+      const send = (call: Call) => {
+        const form = new FormData();
+        form.set('request_key', k);
+        form.set('kind', 'image');
+        form.set('title', title);
+        form.set('file', new Blob([png(40, 30)]), 'photo.png');
+        return call('POST', '/assets', { body: form });
+      };
+      return Promise.resolve({ key: k, status: 201, send, written: newAsset(title) });
+    },
+    'POST /assets/{id}/revisions': async () => {
+      const prod = await createProduction(a.call);
+      const json = {
+        request_key: key(),
+        base_revision: 1,
+        put: [{ path: 'canvas/a.css', text: 'a{}' }],
+      };
+      const path = `/assets/${prod.id}/revisions`;
+      return {
+        key: json.request_key,
+        status: 201,
+        send: sendJson('POST', path, json),
+        written: atRevision(prod.id, 2),
+      };
+    },
+    'POST /assets/{id}/duplicates': async () => {
+      const image = await createImage(a.call, png(20, 20));
+      const json = { request_key: key(), title: `duplicate-${key()}` };
+      const path = `/assets/${image.id}/duplicates`;
+      return {
+        key: json.request_key,
+        status: 201,
+        send: sendJson('POST', path, json),
+        written: newAsset(json.title),
+      };
+    },
+    'POST /assets/{id}/copies': async () => {
+      const [image, prod] = [
+        await createImage(a.call, png(20, 20)),
+        await createProduction(a.call),
+      ];
+      const json = {
+        request_key: key(),
+        base_revision: 1,
+        source: { asset: image.id },
+        to: 'references/logo/',
+      };
+      const path = `/assets/${prod.id}/copies`;
+      return {
+        key: json.request_key,
+        status: 201,
+        send: sendJson('POST', path, json),
+        written: atRevision(prod.id, 2),
+      };
+    },
+    'PATCH /assets/{id}': async () => {
+      const image = await createImage(a.call, png(20, 20));
+      const json = { request_key: key(), title: `renamed-${key()}` };
+      return {
+        key: json.request_key,
+        status: 200,
+        send: sendJson('PATCH', `/assets/${image.id}`, json),
+        written: newAsset(json.title),
+      };
+    },
+    'PUT /assets/{id}/state': async () => {
+      const image = await createImage(a.call, png(20, 20));
+      const json = { request_key: key(), state: 'archived' };
+      const written = async (scope: StoreScope) =>
+        (await scope.assets.find(image.id))?.state === 'archived';
+      return {
+        key: json.request_key,
+        status: 200,
+        send: sendJson('PUT', `/assets/${image.id}/state`, json),
+        written,
+      };
+    },
+    'DELETE /assets/{id}/revisions/{n}/content': async () => {
+      const image = await createImage(a.call, png(20, 20));
+      const json = { request_key: key() };
+      const written = async (scope: StoreScope) =>
+        (await scope.assets.revision(image.id, 1))?.erasedAt !== null;
+      const path = `/assets/${image.id}/revisions/1/content`;
+      return { key: json.request_key, status: 200, send: sendJson('DELETE', path, json), written };
+    },
+    'DELETE /assets/{id}': async () => {
+      const image = await createImage(a.call, png(20, 20));
+      const trashed = await a.call('PUT', `/assets/${image.id}/state`, {
+        json: { request_key: key(), state: 'deleted' },
+      });
+      expect(trashed.status).toBe(200);
+      const json = { request_key: key() };
+      const written = async (scope: StoreScope) => (await scope.assets.find(image.id)) === null;
+      return {
+        key: json.request_key,
+        status: 204,
+        send: sendJson('DELETE', `/assets/${image.id}`, json),
+        written,
+      };
+    },
+  };
+
+  it.each(Object.keys(cases))(
+    '%s: the answer is stored by the commit itself; a resend once the lease is over replays it',
+    async (name) => {
+      const write = await cases[name]!();
+      const held = holdAfterCommit(t.store, write.written);
+      const first = write.send(a.call);
+      let resent: Reply;
+      try {
+        const heldFirst = await Promise.race([
+          held.reached.then(() => true),
+          first.then(() => false),
+        ]);
+        expect(heldFirst).toBe(true); // the write committed in a transaction of the store
+        // The process "dies" here: its answer must already be there, with the write.
+        const record = await t.store.requestKeys.find(a.accountNumber, write.key);
+        if (record?.state !== 'done') throw new Error(`the key is ${JSON.stringify(record)}`);
+        expect(record.answer.status).toBe(write.status);
+        t.clock.advanceSeconds(REQUEST_KEY_LEASE_SECONDS); // a claim without answer is free now
+        resent = await write.send(onB);
+        expect(resent.status).toBe(write.status);
+        if (write.status !== 204) expect(resent.body).toEqual(record.answer.body);
+        expect(resent.headers.get('location')).toBe(record.answer.headers.Location ?? null);
+        expect(await write.written(t.store)).toBe(true); // and made once
+      } finally {
+        held.release();
+      }
+      const answered = await first;
+      expect([answered.status, answered.body]).toEqual([resent.status, resent.body]);
+    },
+  );
+
+  it('commits nothing for a request that outlived its claim, and answers it 409', async () => {
+    const json = dataAsset(key(), `late-${key()}`);
+    const send = (call: Call) => call('POST', '/assets', { json });
+    // The first request holds the claim and is about to store its bytes, then commit.
+    const held = holdNext(t.store.bytes, 'put');
+    const late = send(a.call);
+    await held.reached;
+    t.clock.advanceSeconds(REQUEST_KEY_LEASE_SECONDS); // as if it had stopped renewing
+    const resent = await send(onB); // takes the claim over and runs the write
+    expect(resent.status).toBe(201);
+    held.release();
+    const answered = await late;
+    expect([answered.status, answered.body.code]).toEqual([409, 'request_in_progress']);
+    expect(await titled(t.store, json.title)).toBe(1);
+    expect(await t.store.requestKeys.find(a.accountNumber, json.request_key)).toMatchObject({
+      state: 'done',
+      answer: { status: 201, body: resent.body },
+    });
+    expect(await send(a.call)).toMatchObject({ status: 201, body: resent.body });
   });
 });
 

@@ -49,6 +49,19 @@ export class AssetsRepository {
     return row ? toAsset(row) : null;
   }
 
+  /**
+   * Inside a transaction: reads the asset and, on PostgreSQL, locks its row until the
+   * transaction ends, so a write decided on what it read (a state move, a purge) queues behind
+   * another instead of deciding on a state that is changing. SQLite transactions already hold the
+   * write lock from their start.
+   */
+  async lockRow(id: string): Promise<AssetRecord | null> {
+    let query = this.#scope.db.selectFrom('assets').selectAll().where('id', '=', id);
+    if (this.#scope.kind === 'postgres') query = query.forUpdate();
+    const row = await query.executeTakeFirst();
+    return row ? toAsset(row) : null;
+  }
+
   /** Lists one page of assets in a stable order (the id breaks ties). */
   async list(filter: AssetListFilter): Promise<AssetRecord[]> {
     const byTitle = filter.sort === 'title';
@@ -235,16 +248,14 @@ export class AssetsRepository {
       .execute();
   }
 
-  /** Moves the asset to `to` if it is still in `from` (false otherwise). */
-  async setState(id: string, from: AssetState, to: AssetState): Promise<boolean> {
+  /** Moves the asset to `to`; decide the move on its row read with `lockRow`. */
+  async setState(id: string, to: AssetState): Promise<void> {
     const now = this.#now();
-    const result = await this.#scope.db
+    await this.#scope.db
       .updateTable('assets')
       .set({ state: to, state_changed_at: now, updated_at: now })
       .where('id', '=', id)
-      .where('state', '=', from)
-      .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+      .execute();
   }
 
   /** Removes the asset and all its revisions; answers the contents it referenced. */

@@ -17,7 +17,8 @@ export class BlobsRepository {
 
   /**
    * Notes an upload and (re)starts its lifetime. `created` is false when the account already
-   * held these bytes as a live blob.
+   * held these bytes as a live blob. It is the database's own answer (the row inserted, or an
+   * expired one taken up again), so of concurrent uploads of the same bytes exactly one creates.
    */
   async record(input: {
     accountNumber: number;
@@ -27,21 +28,29 @@ export class BlobsRepository {
   }): Promise<{ created: boolean; expiresAt: string }> {
     const now = this.#scope.clock.now();
     const expiresAt = isoTime(addSeconds(now, input.lifetimeSeconds ?? BLOB_LIFETIME_SECONDS));
-    const held = await this.findLive(input.accountNumber, input.sha256);
-    await this.#scope.db
-      .insertInto('blobs')
-      .values({
-        account_number: input.accountNumber,
-        sha256: input.sha256,
-        size: input.size,
-        created_at: isoTime(now),
-        expires_at: expiresAt,
-      })
-      .onConflict((oc) =>
-        oc.columns(['account_number', 'sha256']).doUpdateSet({ expires_at: expiresAt }),
-      )
-      .execute();
-    return { created: held === null, expiresAt };
+    const fresh = { size: input.size, created_at: isoTime(now), expires_at: expiresAt };
+    // One transaction: the live row that refused the insert (locked by it on PostgreSQL) cannot
+    // expire and be swept before its lifetime is restarted.
+    return this.#scope.transaction(async ({ db }) => {
+      const inserted = await db
+        .insertInto('blobs')
+        .values({ account_number: input.accountNumber, sha256: input.sha256, ...fresh })
+        .onConflict((oc) =>
+          oc
+            .columns(['account_number', 'sha256'])
+            .doUpdateSet(fresh)
+            .where('blobs.expires_at', '<=', fresh.created_at),
+        )
+        .executeTakeFirst();
+      if ((inserted.numInsertedOrUpdatedRows ?? 0n) > 0n) return { created: true, expiresAt };
+      await db
+        .updateTable('blobs')
+        .set({ expires_at: expiresAt })
+        .where('account_number', '=', input.accountNumber)
+        .where('sha256', '=', input.sha256)
+        .execute();
+      return { created: false, expiresAt };
+    });
   }
 
   /** The account's blob if it has not expired. */

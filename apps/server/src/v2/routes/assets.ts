@@ -6,6 +6,7 @@ import { parseInput, validationFailed } from '../../http/parse.js';
 import { problem } from '../../http/problem.js';
 import type { ApiRouter } from '../../openapi/api-router.js';
 import type { V2Context } from '../context.js';
+import type { Commit } from '../idempotency.js';
 import { callerOf, readableAsset, revisionOf, visibleOwners } from '../context.js';
 import type { StagedFile } from '../file-specs.js';
 import { stageBytes, stageSpecs, stageStored } from '../file-specs.js';
@@ -25,8 +26,6 @@ export const AssetParams = z.object({ id: v2.AssetId });
 const UploadForm = v2.UploadAssetFields.extend({
   file: z.string().meta({ contentMediaType: 'application/octet-stream' }),
 });
-/** Room for the text fields and part headers of a multipart upload beside its file. */
-const MULTIPART_FIELDS_BYTES = 1024 * 1024;
 
 function productionFile(input: Extract<v2.CreateAsset, { kind: 'production' }>): StagedFile {
   const json = {
@@ -39,10 +38,15 @@ function productionFile(input: Extract<v2.CreateAsset, { kind: 'production' }>):
   return stageBytes('production.json', bytes, 'medium', schemaUri('production', 1));
 }
 
-async function createFromJson(ctx: V2Context, caller: Caller, input: v2.CreateAsset) {
+async function createFromJson(
+  ctx: V2Context,
+  commit: Commit,
+  caller: Caller,
+  input: v2.CreateAsset,
+) {
   const files = await stageSpecs(ctx.store, caller.accountNumber, input.files, 'files');
   if (input.kind !== 'production') {
-    return createAsset(ctx, {
+    return createAsset(ctx, commit, {
       ...caller,
       kind: input.kind,
       title: input.title,
@@ -56,7 +60,7 @@ async function createFromJson(ctx: V2Context, caller: Caller, input: v2.CreateAs
       [`${taken.field}.path`]: ['production.json is made from medium and media_contract'],
     });
   }
-  return createAsset(ctx, {
+  return createAsset(ctx, commit, {
     ...caller,
     kind: 'production',
     title: input.title,
@@ -68,10 +72,6 @@ async function createFromJson(ctx: V2Context, caller: Caller, input: v2.CreateAs
 
 /** Multipart registration of a single-file kind: the file is streamed to the byte store. */
 async function upload(ctx: V2Context, req: Request, res: Response, caller: Caller) {
-  // A declared length that cannot fit is refused before a byte is read.
-  if (Number(req.get('content-length')) > MAX_BLOB_BYTES + MULTIPART_FIELDS_BYTES) {
-    throw problem(413, 'body_too_large', `The file is larger than ${MAX_BLOB_BYTES} bytes.`);
-  }
   let created: string | null = null;
   let committed = false;
   let release = () => {};
@@ -92,17 +92,22 @@ async function upload(ctx: V2Context, req: Request, res: Response, caller: Calle
     release = ctx.pins.hold([sha256]);
     const path = uploadPath(file.info.filename);
     const body = { ...input, file: { path, sha256 } };
-    await ctx.idempotency.run(req, res, { ...caller, key: input.request_key, body }, async () => {
-      const answer = await createAsset(ctx, {
-        ...caller,
-        kind: input.kind,
-        title: input.title,
-        files: [{ ...stageStored(path, sha256, size, 'file') }],
-        field: 'file',
-      });
-      committed = true;
-      return answer;
-    });
+    await ctx.idempotency.run(
+      req,
+      res,
+      { ...caller, key: input.request_key, body },
+      async (commit) => {
+        const answer = await createAsset(ctx, commit, {
+          ...caller,
+          kind: input.kind,
+          title: input.title,
+          files: [{ ...stageStored(path, sha256, size, 'file') }],
+          field: 'file',
+        });
+        committed = true;
+        return answer;
+      },
+    );
   } finally {
     release();
     if (created && !committed) await releaseUnused(ctx, [created]);
@@ -182,8 +187,11 @@ export function assetRoutes(api: ApiRouter, ctx: V2Context): void {
       const caller = callerOf(req);
       if (req.is('multipart/form-data')) return upload(ctx, req, res, caller);
       const input = await body();
-      await ctx.idempotency.run(req, res, { ...caller, key: input.request_key, body: input }, () =>
-        createFromJson(ctx, caller, input),
+      await ctx.idempotency.run(
+        req,
+        res,
+        { ...caller, key: input.request_key, body: input },
+        (commit) => createFromJson(ctx, commit, caller, input),
       );
     },
   );
@@ -223,9 +231,14 @@ export function assetRoutes(api: ApiRouter, ctx: V2Context): void {
       },
     },
     ({ req, res, params, body }) =>
-      assetWrite(ctx, { req, res, id: params.id, access: 'write', body }, async (asset, input) => {
-        await store.assets.rename(asset.id, input.title);
-        return assetAnswer(store, asset.id);
-      }),
+      assetWrite(
+        ctx,
+        { req, res, id: params.id, access: 'write', body },
+        ({ asset, body, commit }) =>
+          commit(async (tx) => {
+            await tx.assets.rename(asset.id, body.title);
+            return assetAnswer(tx, asset.id);
+          }),
+      ),
   );
 }

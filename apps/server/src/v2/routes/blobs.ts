@@ -18,7 +18,8 @@ export function blobRoutes(api: ApiRouter, ctx: V2Context): void {
       summary: 'Upload bytes for later use as {blob: sha256}',
       description:
         'The raw body is streamed to storage and hashed on the way. Kept 1 day. Content ' +
-        'addressed, so resending the same bytes is safe: 200 when the caller already holds them.',
+        'addressed, so resending the same bytes is safe: 200 when the caller already holds them ' +
+        '(of uploads of new bytes sent at once, exactly one is 201).',
       requestBody: { contentType: 'application/octet-stream', description: 'The bytes' },
       responses: {
         201: { description: 'Stored', schema: v2.Blob },

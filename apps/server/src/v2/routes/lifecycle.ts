@@ -3,7 +3,7 @@ import type { AssetKind } from '@galley/core';
 import type { z } from 'zod';
 import type { ApiRouter } from '../../openapi/api-router.js';
 import type { AssetRecord, V2Context } from '../context.js';
-import { readableAsset, revisionOf } from '../context.js';
+import { assetNotFound, readableAsset, revisionOf } from '../context.js';
 import { stageStored } from '../file-specs.js';
 import { HttpProblem } from '../../http/problem.js';
 import { assetProblem } from '../problems.js';
@@ -51,7 +51,6 @@ async function copySource(
 }
 
 export function lifecycleRoutes(api: ApiRouter, ctx: V2Context): void {
-  const { store } = ctx;
   api.route(
     {
       method: 'post',
@@ -71,20 +70,18 @@ export function lifecycleRoutes(api: ApiRouter, ctx: V2Context): void {
       assetWrite(
         ctx,
         { req, res, id: params.id, access: 'read', body },
-        async (asset, input, caller) => {
-          const { files } = await storedFiles(ctx, asset, input.revision).catch(
-            (error: unknown) => {
-              // The asset is the path's; a revision named in the body is a reference (422).
-              if (error instanceof HttpProblem && error.status === 404) {
-                throw validationFailed({ revision: [error.detail] });
-              }
-              throw error;
-            },
-          );
-          return createAsset(ctx, {
+        async ({ asset, body, caller, commit }) => {
+          const { files } = await storedFiles(ctx, asset, body.revision).catch((error: unknown) => {
+            // The asset is the path's; a revision named in the body is a reference (422).
+            if (error instanceof HttpProblem && error.status === 404) {
+              throw validationFailed({ revision: [error.detail] });
+            }
+            throw error;
+          });
+          return createAsset(ctx, commit, {
             ...caller,
             kind: asset.kind as AssetKind,
-            title: input.title,
+            title: body.title,
             files: files.map((f) => ({ ...f, field: 'revision' })),
             field: 'revision',
           });
@@ -110,18 +107,22 @@ export function lifecycleRoutes(api: ApiRouter, ctx: V2Context): void {
       assetWrite(
         ctx,
         { req, res, id: params.id, access: 'write', body },
-        async (asset, input, caller) => {
+        async ({ asset, body, caller, commit }) => {
           if (asset.kind !== 'production') {
             throw validationFailed({
               id: [`copies go into productions; ${asset.id} is an ${asset.kind}`],
             });
           }
-          const { files } = await copySource(ctx, caller.owner, input.source);
+          const { files } = await copySource(ctx, caller.owner, body.source);
           const put = files.map((f) => ({
-            ...stageStored(`${input.to}${f.path}`, f.sha256, f.size, 'source'),
+            ...stageStored(`${body.to}${f.path}`, f.sha256, f.size, 'source'),
             schemaUri: f.schemaUri,
           }));
-          return commitRevision(ctx, asset, input.base_revision, { put, remove: [], field: 'to' });
+          return commitRevision(ctx, commit, asset, body.base_revision, {
+            put,
+            remove: [],
+            field: 'to',
+          });
         },
       ),
   );
@@ -131,6 +132,10 @@ export function lifecycleRoutes(api: ApiRouter, ctx: V2Context): void {
       method: 'put',
       path: '/assets/{id}/state',
       summary: 'Archive, trash or restore an asset',
+      description:
+        'Archive from active; trash (deleted) from active or archived; restore (active) from ' +
+        'archived or deleted. Moves sent at once are decided one after another on the current ' +
+        'state; any other move is 409 state_conflict naming the current state.',
       params: AssetParams,
       body: v2.PutState,
       responses: {
@@ -139,24 +144,26 @@ export function lifecycleRoutes(api: ApiRouter, ctx: V2Context): void {
       },
     },
     ({ req, res, params, body }) =>
-      assetWrite(ctx, { req, res, id: params.id, access: 'write', body }, async (asset, input) => {
-        const from = allowedMoves[input.state];
-        const moved =
-          from.includes(asset.state) &&
-          (await store.assets.setState(asset.id, asset.state, input.state));
-        if (!moved) {
-          const now = (await store.assets.find(asset.id))?.state ?? asset.state;
-          throw assetProblem(
-            'state_conflict',
-            `An asset cannot move from ${now} to ${input.state}.`,
-            {
-              state: now,
-              allowed_from: from,
-            },
-          );
-        }
-        return assetAnswer(store, asset.id);
-      }),
+      assetWrite(
+        ctx,
+        { req, res, id: params.id, access: 'write', body },
+        ({ asset, body, commit }) =>
+          commit(async (tx) => {
+            // Decided on the row as it is now, locked: concurrent moves run one after another.
+            const current = await tx.assets.lockRow(asset.id);
+            if (!current) throw assetNotFound(); // deleted for good meanwhile
+            const from = allowedMoves[body.state];
+            if (!from.includes(current.state)) {
+              throw assetProblem(
+                'state_conflict',
+                `An asset cannot move from ${current.state} to ${body.state}.`,
+                { state: current.state, allowed_from: from },
+              );
+            }
+            await tx.assets.setState(asset.id, body.state);
+            return assetAnswer(tx, asset.id);
+          }),
+      ),
   );
 
   api.route(
@@ -171,21 +178,20 @@ export function lifecycleRoutes(api: ApiRouter, ctx: V2Context): void {
       responses: { 204: { description: 'Deleted' }, ...responses.assetWrite },
     },
     ({ req, res, params, body }) =>
-      assetWrite(ctx, { req, res, id: params.id, access: 'write', body }, async (asset) => {
-        await store.transaction(async (tx) => {
-          const current = await tx.assets.find(asset.id);
-          if (current?.state !== 'deleted') {
+      assetWrite(ctx, { req, res, id: params.id, access: 'write', body }, ({ asset, commit }) =>
+        commit(async (tx) => {
+          const current = await tx.assets.lockRow(asset.id);
+          if (!current) throw assetNotFound(); // deleted for good meanwhile
+          if (current.state !== 'deleted') {
             throw assetProblem(
               'not_in_trash',
               'Only an asset in the trash can be deleted for good.',
-              {
-                state: current?.state ?? asset.state,
-              },
+              { state: current.state },
             );
           }
           await tx.content.release(await tx.assets.delete(asset.id));
-        });
-        return { status: 204 };
-      }),
+          return { status: 204 };
+        }),
+      ),
   );
 }

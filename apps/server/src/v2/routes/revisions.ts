@@ -71,10 +71,14 @@ export function revisionRoutes(api: ApiRouter, ctx: V2Context): void {
       assetWrite(
         ctx,
         { req, res, id: params.id, access: 'write', body },
-        async (asset, input, caller) => {
-          const put = await stageSpecs(store, caller.accountNumber, input.put, 'put');
-          const remove = input.remove.map((path, i) => ({ path, field: `remove.${i}` }));
-          return commitRevision(ctx, asset, input.base_revision, { put, remove, field: 'put' });
+        async ({ asset, body, caller, commit }) => {
+          const put = await stageSpecs(store, caller.accountNumber, body.put, 'put');
+          const remove = body.remove.map((path, i) => ({ path, field: `remove.${i}` }));
+          return commitRevision(ctx, commit, asset, body.base_revision, {
+            put,
+            remove,
+            field: 'put',
+          });
         },
       ),
   );
@@ -97,19 +101,19 @@ export function revisionRoutes(api: ApiRouter, ctx: V2Context): void {
       assetWrite(
         ctx,
         { req, res, id: params.id, access: 'write', body },
-        async (asset, input, caller) => {
+        async ({ asset, body, caller, commit }) => {
           const revision = await revisionOf(store, asset, params.n);
-          await store.transaction(async (tx) => {
+          return commit(async (tx) => {
             const used = await tx.assets.eraseRevision(
               asset.id,
               revision.number,
-              input.reason ?? null,
+              body.reason ?? null,
             );
             // The caller's own uploads of these bytes go too: erasing means the bytes are gone.
             await tx.blobs.drop(caller.accountNumber, used);
             await tx.content.release(used);
+            return assetAnswer(tx, asset.id, revision.number);
           });
-          return assetAnswer(store, asset.id, revision.number);
         },
       ),
   );

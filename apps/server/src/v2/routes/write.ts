@@ -2,11 +2,21 @@ import type { Request, Response } from 'express';
 import { HttpProblem } from '../../http/problem.js';
 import type { AssetRecord, V2Context } from '../context.js';
 import { callerOf, readableAsset, writableAsset } from '../context.js';
-import type { Answer } from '../idempotency.js';
+import type { Commit, Committed } from '../idempotency.js';
 
 export interface Caller {
   accountNumber: number;
   owner: string;
+}
+
+/** What the work of a write on an existing asset is given. */
+export interface AssetWork<B> {
+  /** The asset as read before the work: decide a write on a row read again in `commit`. */
+  asset: AssetRecord;
+  body: B;
+  caller: Caller;
+  /** Writes and answers in one transaction with the storing of the answer. */
+  commit: Commit;
 }
 
 /**
@@ -23,7 +33,7 @@ export async function assetWrite<B extends { request_key: string }>(
     access: 'read' | 'write';
     body: () => Promise<B>;
   },
-  work: (asset: AssetRecord, body: B, caller: Caller) => Promise<Answer>,
+  work: (write: AssetWork<B>) => Promise<Committed>,
 ): Promise<void> {
   const { req, res } = input;
   const caller = callerOf(req);
@@ -44,6 +54,6 @@ export async function assetWrite<B extends { request_key: string }>(
     req,
     res,
     { accountNumber: caller.accountNumber, key: body.request_key, body },
-    () => work(asset, body, caller),
+    (commit) => work({ asset, body, caller, commit }),
   );
 }
