@@ -22,6 +22,7 @@ import type {
   TestServer,
 } from './helpers.js';
 import { caller, createProject } from './helpers.js';
+import { deferred, holdNext } from '../platform/hold.js';
 
 const lockBody = { kind: 'agent', label: 'Twin requests' };
 
@@ -44,34 +45,6 @@ async function startProcess(store: Store, clock: TestClock) {
       await rm(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-function deferred() {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
-}
-
-/**
- * Holds the next call of `target[name]` until `release()`: `reached` settles when the call is
- * made (before it runs). Later calls run as before.
- */
-function holdNext(target: object, name: string) {
-  const methods = target as Record<string, (...args: unknown[]) => Promise<unknown>>;
-  const own = Object.prototype.hasOwnProperty.call(target, name);
-  const original = methods[name]!;
-  const reached = deferred();
-  const gate = deferred();
-  methods[name] = async (...args: unknown[]) => {
-    if (own) methods[name] = original;
-    else delete methods[name];
-    reached.resolve();
-    await gate.promise;
-    return original.apply(target, args);
-  };
-  return { reached: reached.promise, release: gate.resolve };
 }
 
 describeStores('one request sent to two server processes', (t) => {

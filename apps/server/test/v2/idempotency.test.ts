@@ -17,6 +17,7 @@ import {
   startTestServer,
   uploadBlob,
 } from './helpers.js';
+import { deferred, holdNext } from '../platform/hold.js';
 
 const countAssets = async (call: Call) =>
   (await call<{ assets: unknown[] }>('GET', '/assets?per_page=200&kind=image,data,production')).body
@@ -388,34 +389,6 @@ describeStores('a request key whose first request died with its process', (t) =>
     });
   });
 });
-
-function deferred() {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
-}
-
-/**
- * Holds the next call of `target[name]` until `release()`: `reached` settles when the call is
- * made (before it runs). Later calls run as before.
- */
-function holdNext(target: object, name: string) {
-  const methods = target as Record<string, (...args: unknown[]) => Promise<unknown>>;
-  const own = Object.prototype.hasOwnProperty.call(target, name);
-  const original = methods[name]!;
-  const reached = deferred();
-  const gate = deferred();
-  methods[name] = async (...args: unknown[]) => {
-    if (own) methods[name] = original;
-    else delete methods[name];
-    reached.resolve();
-    await gate.promise;
-    return original.apply(target, args);
-  };
-  return { reached: reached.promise, release: gate.resolve };
-}
 
 /**
  * Holds the request whose transaction makes `written` true right after that transaction has
