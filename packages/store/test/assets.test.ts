@@ -113,6 +113,17 @@ describeStores('assets', (t) => {
     expect(await t.store.assets.files(asset.id, 2)).toHaveLength(1);
   });
 
+  it('answers gone to a revision of an asset that no longer exists', async () => {
+    const written = await t.store.assets.addRevision({
+      assetId: 'ast_never_made',
+      number: 2,
+      put: [file('a.txt', 1)],
+      remove: [],
+      inspection: inspection('passed'),
+    });
+    expect(written).toEqual({ ok: false, code: 'gone' });
+  });
+
   it('lists by owner, state, kind, title, medium and verdict, in stable pages', async () => {
     const { store } = await t.fresh();
     const made = [];

@@ -226,7 +226,10 @@ export async function commitRevision(
         remove: plan.remove,
         inspection: plan.inspection,
       });
-      if (!result.ok) throw revisionConflict(result.currentRevision);
+      if (!result.ok) {
+        // Deleted for good by a request that came first: as if this one had come after it.
+        throw result.code === 'gone' ? assetNotFound() : revisionConflict(result.currentRevision);
+      }
       return { ...plannedAnswer(result.asset, plan), headers: { Location: location } };
     }),
   );

@@ -6,7 +6,7 @@ import { openStore } from '@galley/store';
 import type { Store } from '@galley/store';
 import { describeStores } from '../../../../packages/store/test/stores.js';
 import type { Call, Reply } from './helpers.js';
-import { clientOf, createImage, key, png, serveStore } from './helpers.js';
+import { clientOf, createImage, key, png, serveStore, uploadBlob } from './helpers.js';
 
 type State = 'active' | 'archived' | 'deleted';
 /** A state move (PUT state) or a permanent deletion (DELETE). */
@@ -128,6 +128,29 @@ describeStores('concurrent writes on one asset', (t) => {
         [404, 204],
       ]).toContainEqual([renamed.status, purged.status]);
       expect((await a.call('GET', `/assets/${asset.id}`)).status).toBe(404);
+    }
+  });
+
+  it('a revision and a permanent deletion of a trashed asset: 201 then 204, or 204 then 404', async () => {
+    for (let round = 0; round < 8; round++) {
+      const asset = await createImage(a.call, png(15, 15, round));
+      const blob = await uploadBlob(a.call, png(15, 15, 0x40 + round));
+      expect((await send(a.call, asset.id, 'deleted')).status).toBe(200);
+      const [revised, purged] = await Promise.all([
+        servers[round % 2]!('POST', `/assets/${asset.id}/revisions`, {
+          json: {
+            request_key: key(),
+            base_revision: 1,
+            put: [{ path: 'image.png', blob }],
+            remove: [],
+          },
+        }),
+        send(servers[(round + 1) % 2]!, asset.id, 'purge'),
+      ]);
+      expect([
+        [201, 204],
+        [404, 204],
+      ]).toContainEqual([revised.status, purged.status]);
     }
   });
 

@@ -222,7 +222,9 @@ export class AssetsRepository {
           .select('current_revision')
           .where('id', '=', input.assetId)
           .executeTakeFirst();
-        return { ok: false, code: 'conflict', currentRevision: current?.current_revision ?? 0 };
+        return current
+          ? { ok: false, code: 'conflict', currentRevision: current.current_revision }
+          : { ok: false, code: 'gone' };
       }
       await this.#insertRevision(db, input.assetId, input.number, input.inspection, now);
       const closed = [...input.remove, ...input.put.map((f) => f.path)];

@@ -62,8 +62,11 @@ export interface NewAsset {
 }
 
 /** A revision write: the asset as it is after it, or the conflict that refused it. */
+/** A revision written; or not: another came first (`conflict`), or the asset is gone. */
 export type RevisionWrite =
-  { ok: true; asset: AssetRecord } | { ok: false; code: 'conflict'; currentRevision: number };
+  | { ok: true; asset: AssetRecord }
+  | { ok: false; code: 'conflict'; currentRevision: number }
+  | { ok: false; code: 'gone' };
 
 /** SQLite allows 32,766 bound values a statement; file rows have 8 each. */
 export const ROWS_PER_INSERT = 500;
