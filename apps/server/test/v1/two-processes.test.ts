@@ -248,6 +248,31 @@ describeStores('one request sent to two server processes', (t) => {
     expect((await run.onB('GET', `/projects/${run.id}`)).status).toBe(404);
   });
 
+  it('answers a rename with the project as its own change left it, not as a later one did', async () => {
+    const { id } = await createProject(a, a.token);
+    const onA = caller(a, a.token, 'first-renamer');
+    const onB = caller({ ...a, url: b.url }, a.token, 'second-renamer');
+    // A's rename has committed and is about to answer; B renames the project meanwhile.
+    const transaction = t.store.transaction.bind(t.store);
+    const committed = deferred();
+    const resume = deferred();
+    t.store.transaction = async (fn) => {
+      t.store.transaction = transaction;
+      const result = await transaction(fn);
+      committed.resolve();
+      await resume.promise;
+      return result;
+    };
+    const first = onA<ProjectBody>('PATCH', `/projects/${id}`, { json: { title: 'First' } });
+    await committed.promise;
+    const second = await onB<ProjectBody>('PATCH', `/projects/${id}`, {
+      json: { title: 'Second' },
+    });
+    resume.resolve();
+    expect((await first).body).toMatchObject({ title: 'First', revision: 2 });
+    expect(second.body).toMatchObject({ title: 'Second', revision: 3 });
+  });
+
   it('applies one operation once, and answers it alike in both processes', async () => {
     const run = await editing('operation');
     const body = insert(run.draft.draft_token);

@@ -89,8 +89,12 @@ export function folderRoutes(api: ApiRouter, ctx: V1Context): void {
       holderOf(req, access.auth);
       const intake = intakeZip(await readZipUpload(req, ctx.maxZipBytes));
       if (!intake.ok) throw folderCheckFailed(intake.report);
-      await ctx.changes.replaceFolder(params.id, access.auth.account, intake.folder);
-      const body = projectBody(ctx.urls, await projectFor(ctx, req, params.id, 'read'));
+      const project = await ctx.changes.replaceFolder(
+        params.id,
+        access.auth.account,
+        intake.folder,
+      );
+      const body = projectBody(ctx.urls, { project, role: access.role });
       res.json(intake.site ? { ...body, site: intake.site } : body);
     },
   );

@@ -67,8 +67,13 @@ export function historyRoutes(api: ApiRouter, ctx: V1Context): void {
       await refuseForeignLock(ctx, req, access);
       holderOf(req, access.auth);
       const { direction, revision } = await body();
-      await ctx.changes.moveHistory(params.id, access.auth.account, direction, revision);
-      res.json(projectBody(ctx.urls, await projectFor(ctx, req, params.id, 'read')));
+      const project = await ctx.changes.moveHistory(
+        params.id,
+        access.auth.account,
+        direction,
+        revision,
+      );
+      res.json(projectBody(ctx.urls, { project, role: access.role }));
     },
   );
 }

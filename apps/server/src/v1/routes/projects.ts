@@ -119,8 +119,8 @@ export function projectRoutes(api: ApiRouter, ctx: V1Context): void {
       await refuseForeignLock(ctx, req, access);
       holderOf(req, access.auth);
       const { title } = await body();
-      await ctx.changes.rename(params.id, access.auth.account, title);
-      res.json(projectBody(ctx.urls, await projectFor(ctx, req, params.id, 'read')));
+      const project = await ctx.changes.rename(params.id, access.auth.account, title);
+      res.json(projectBody(ctx.urls, { project, role: access.role }));
     },
   );
 

@@ -27,7 +27,16 @@ export interface ChangeSpec {
  * What a change with a commit id came to: the revision it recorded, or the answer recorded
  * earlier under that id (nothing written).
  */
-export type CommitOutcome = { state: RevisionState } | { earlier: unknown };
+export type CommitOutcome = Changed | { earlier: unknown };
+
+/**
+ * A recorded change: the new revision's state, and the project as the change left it (read in
+ * its transaction, so an answer never shows a change recorded after it).
+ */
+export interface Changed {
+  state: RevisionState;
+  project: ProjectRecord;
+}
 
 /**
  * Attempts before giving up when writes in other processes keep moving the revision (this
@@ -68,9 +77,14 @@ export class ProjectChanges {
   }
 
   async current(projectId: string): Promise<RevisionState> {
+    const project = await this.#project(projectId);
+    return this.#states.get(projectId, project.revision);
+  }
+
+  async #project(projectId: string): Promise<ProjectRecord> {
     const project = await this.#store.projects.find(projectId);
     if (!project) throw v1Problem('not_found', 'No such project.');
-    return this.#states.get(projectId, project.revision);
+    return project;
   }
 
   async create(account: Account, folder: Folder): Promise<ProjectRecord> {
@@ -88,10 +102,10 @@ export class ProjectChanges {
     projectId: string,
     account: Account,
     propose: (current: RevisionState) => Promise<ChangeSpec>,
-  ): Promise<RevisionState> {
+  ): Promise<Changed> {
     const done = await this.#change(projectId, account, null, propose);
     if (!('state' in done)) throw new Error('a change without a commit id was found recorded');
-    return done.state;
+    return done;
   }
 
   /**
@@ -150,7 +164,7 @@ export class ProjectChanges {
           step: 'change',
         });
         await spec.after?.(tx, state);
-        return { state };
+        return { state, project: (await tx.projects.find(projectId))! };
       });
       if (outcome) {
         if ('state' in outcome) this.#states.remember(outcome.state);
@@ -160,18 +174,23 @@ export class ProjectChanges {
     throw keptMoving();
   }
 
-  async replaceFolder(projectId: string, account: Account, folder: Folder): Promise<RevisionState> {
+  /** Replaces the saved folder; answers the project as the change left it. */
+  async replaceFolder(projectId: string, account: Account, folder: Folder): Promise<ProjectRecord> {
     const state = folderStateOf(folder, await this.#files.store(folder));
-    return this.change(projectId, account, () =>
+    const changed = await this.change(projectId, account, () =>
       Promise.resolve({ kind: 'folder', state, summary: 'Replaced the folder' }),
     );
+    return changed.project;
   }
 
-  /** A new revision with the title in project.json; none when the title is already that. */
-  async rename(projectId: string, account: Account, title: string): Promise<RevisionState> {
+  /**
+   * A new revision with the title in project.json; none when the title is already that. Answers
+   * the project as the change left it (as it is, when there was nothing to change).
+   */
+  async rename(projectId: string, account: Account, title: string): Promise<ProjectRecord> {
     const now = await this.current(projectId);
-    if (now.title === title) return now;
-    return this.change(projectId, account, async (current) => {
+    if (now.title === title) return this.#project(projectId);
+    const changed = await this.change(projectId, account, async (current) => {
       const entry = current.manifest.get('project.json');
       if (!entry) throw new Error(`project ${projectId} has no project.json`);
       const renamed = await this.#files.put(
@@ -185,15 +204,19 @@ export class ProjectChanges {
         summary: `Renamed to “${title}”`,
       };
     });
+    return changed.project;
   }
 
-  /** Undo or redo of the saved history, on the condition that `revision` is the current one. */
+  /**
+   * Undo or redo of the saved history, on the condition that `revision` is the current one.
+   * Answers the project as the move left it.
+   */
   async moveHistory(
     projectId: string,
     account: Account,
     direction: 'undo' | 'redo',
     revision: number,
-  ): Promise<void> {
+  ): Promise<ProjectRecord> {
     const result = await this.#store.transaction(async (tx) => {
       const locked = await tx.projects.lockRow(projectId);
       if (!locked) throw v1Problem('not_found', 'No such project.');
@@ -202,14 +225,18 @@ export class ProjectChanges {
           current_revision: locked.revision,
         });
       }
-      return tx.projectRevisions.move({
+      const moved = await tx.projectRevisions.move({
         projectId,
         direction,
         accountNumber: account.accountNumber,
         byName: account.name,
       });
+      return moved.ok
+        ? { ok: true as const, project: (await tx.projects.find(projectId))! }
+        : moved;
     });
     if (!result.ok) throw v1Problem(result.code, `There is nothing to ${direction}.`);
+    return result.project;
   }
 
   /**
