@@ -75,7 +75,17 @@ export function createApp(options: AppOptions): GalleyApp {
   app.use('/api/v1', requireAuth, v1Router({ ...deps, registry: registries.v1 }));
   app.use('/api/v2', requireAuth, v2Router({ ...deps, registry: registries.v2 }));
   app.use(screenRouter(deps));
-  app.use(notFound);
+  app.use(
+    notFound((path) => {
+      for (const [mount, registry] of [
+        ['/api/v1', registries.v1],
+        ['/api/v2', registries.v2],
+      ] as const) {
+        if (path.startsWith(`${mount}/`)) return registry.methodsAt(path.slice(mount.length));
+      }
+      return [];
+    }),
+  );
   app.use(errorHandler(logger));
 
   return {

@@ -5,9 +5,27 @@ import { NUL_REASON } from './parse.js';
 import { HttpProblem, problem, sendProblem } from './problem.js';
 
 /** The last route: anything unmatched is a 404 problem. */
-export const notFound: RequestHandler = (req) => {
-  throw problem(404, 'not_found', `Nothing at ${req.method} ${req.path}.`);
-};
+/**
+ * What no route answered: 405 with `Allow` when the path is a route's with another method
+ * (`allowedAt` names the methods; the path's template is public, so nothing is revealed about
+ * what exists), else 404.
+ */
+export function notFound(
+  allowedAt: (path: string) => readonly string[] = () => [],
+): RequestHandler {
+  return (req) => {
+    const allowed = allowedAt(req.path);
+    if (allowed.length > 0) {
+      throw new HttpProblem({
+        status: 405,
+        code: 'method_not_allowed',
+        detail: `${req.method} is not allowed at ${req.path}; it takes ${allowed.join(', ')}.`,
+        headers: { Allow: allowed.join(', ') },
+      });
+    }
+    throw problem(404, 'not_found', `Nothing at ${req.method} ${req.path}.`);
+  };
+}
 
 /**
  * Maps every error to a problem. Known client errors (body parser, URL decoding) keep their 4xx;

@@ -91,6 +91,7 @@ export class ApiRegistry {
   readonly serverUrl: string;
   readonly #routes = new Map<string, RouteSpec>();
   #document: JsonSchema | null = null;
+  #templates: Array<{ method: string; pattern: RegExp }> | null = null;
 
   constructor(info: ApiInfo, serverUrl: string) {
     this.info = info;
@@ -102,10 +103,29 @@ export class ApiRegistry {
     if (this.#routes.has(key)) throw new Error(`route declared twice: ${key}`);
     this.#routes.set(key, spec);
     this.#document = null;
+    this.#templates = null;
   }
 
   routes(): RouteSpec[] {
     return [...this.#routes.values()];
+  }
+
+  /**
+   * The methods of the routes whose path template matches `path` (below the interface's mount,
+   * `/projects/prj_1` for `/projects/{id}`), HEAD with GET as Express answers it; upper case.
+   */
+  methodsAt(path: string): string[] {
+    this.#templates ??= this.routes().map((spec) => ({
+      method: spec.method.toUpperCase(),
+      pattern: new RegExp(`^${spec.path.replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+    }));
+    const methods = new Set<string>();
+    for (const { method, pattern } of this.#templates) {
+      if (!pattern.test(path)) continue;
+      methods.add(method);
+      if (method === 'GET') methods.add('HEAD');
+    }
+    return [...methods];
   }
 
   document(): JsonSchema {

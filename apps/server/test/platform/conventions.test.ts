@@ -88,6 +88,22 @@ describe('answers', () => {
     );
   });
 
+  it('a route asked with a method it does not take is 405 with Allow', async () => {
+    const authorization = `Bearer ${s.token}`;
+    for (const [method, path, allow] of [
+      ['DELETE', '/api/v1/projects', 'GET, HEAD'],
+      ['PUT', '/api/v2/blobs', 'POST'],
+      ['POST', '/api/v1/projects/prj_unknown', 'GET, HEAD, PATCH, DELETE'],
+    ] as const) {
+      const res = await fetch(`${s.url}${path}`, { method, headers: { authorization } });
+      const body = await expectProblem(res, 405, 'method_not_allowed');
+      expect(res.headers.get('allow')!.split(', ').sort()).toEqual(allow.split(', ').sort());
+      expect(body.detail).toContain(path);
+    }
+    // Without credentials the answer is 401 as for every /api route, before the route is sought.
+    expect((await fetch(`${s.url}/api/v1/projects`, { method: 'DELETE' })).status).toBe(401);
+  });
+
   it('paths are case-sensitive: another case of a route is a 404', async () => {
     const authorization = `Bearer ${s.token}`;
     const api = await fetch(`${s.url}/api/v1/projects`, { headers: { authorization } });

@@ -96,7 +96,7 @@ beforeAll(async () => {
     });
     throw new Error('the write failed', { cause: refused });
   });
-  app.use(notFound);
+  app.use(notFound());
   app.use(errorHandler(logger));
   server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -92,7 +92,13 @@ describeStores('input the stores cannot keep', (t) => {
     );
     // Nothing was stored: the project kept its title and no lock was taken.
     expect((await v1<{ title: string }>('GET', `/projects/${project}`)).body.title).toBe('Shop');
-    expect((await v1('GET', `/projects/${project}/lock`)).status).toBe(404);
+    const other = { token: s.token, client: 'another-client' };
+    const taken = await call(s, 'PUT', `/projects/${project}/lock`, {
+      ...other,
+      json: { kind: 'agent', label: 'free' },
+    });
+    expect(taken.status).toBe(200);
+    expect((await call(s, 'DELETE', `/projects/${project}/lock`, other)).status).toBe(204);
   });
 
   it('refuses U+0000 in query strings, cursors and multipart text fields', async () => {

@@ -253,12 +253,15 @@ describe('paths and queries', () => {
       '/projects/prj_00000000000000000000',
       `/projects/${id}/folder/0`,
       `/projects/${id}/folder/abc`,
-      `/projects/${id}/members/abc`,
       `/projects/${id}/confirmations/cnf_x`,
       '/pages/pg_00000000000000000000/draft',
       `/projects/${id}/nothing`,
     ]) {
       const answer = await send('GET', path);
+      expect([path, answer.status]).toEqual([path, 404]);
+    }
+    for (const path of [`/projects/${id}/members/abc`, `/projects/${id}/members/999999`]) {
+      const answer = await send('DELETE', path);
       expect([path, answer.status]).toEqual([path, 404]);
     }
     for (const query of [
