@@ -29,7 +29,10 @@ export function describeFailure(failure: Failure): string {
     case 'checks':
       return `${failure.report.violations.length} problem(s) block the save.`;
     case 'http': {
-      const said = failure.problem.detail || `${failure.status} ${failure.problem.title}`;
+      const said = [
+        failure.problem.detail || `${failure.status} ${failure.problem.title}`,
+        ...fieldReasons(failure.problem),
+      ].join(' ');
       // Another client's lock: say that nothing was done, and that it can be tried again.
       return failure.status === 423
         ? `Not done: ${said} Try again once the lock is released.`
@@ -38,4 +41,11 @@ export function describeFailure(failure: Failure): string {
     case 'network':
       return `The service could not be reached (${failure.message}).`;
   }
+}
+
+/** A 422's reasons per field (`errors`), which its detail only names: `title: reason.` */
+function fieldReasons(problem: Problem): string[] {
+  return Object.entries(problem.errors ?? {}).map(
+    ([field, reasons]) => `${field || 'The request'}: ${reasons.join('; ')}.`,
+  );
 }

@@ -6,6 +6,7 @@ import type { Clock, Store } from '@galley/store';
 import { maybeAuth } from '../auth/context.js';
 import type { Deps } from '../deps.js';
 import { problem } from '../http/problem.js';
+import { html } from './html.js';
 import { ID_PATTERN, sameToken } from './security.js';
 
 /**
@@ -78,6 +79,23 @@ function previewHeaders(req: Request, res: Response, projectId: string, pass: st
   res.setHeader('X-Content-Type-Options', 'nosniff');
 }
 
+/**
+ * A refused preview in words a person reads in the preview frame (it would show a problem's JSON
+ * as text): a sandboxed document like the previews themselves.
+ */
+function refuseInFrame(res: Response, status: number, message: string): void {
+  res.status(status);
+  res.setHeader('Content-Security-Policy', "sandbox; default-src 'none'; frame-ancestors 'self'");
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.type('text/html; charset=utf-8').send(
+    html`<!doctype html>
+      <html lang="en">
+        <title>Preview</title>
+        <p>${message}</p>
+      </html>`.value,
+  );
+}
+
 function paramsOf(req: Request): { projectId: string; pass: string; file: string } {
   const projectId = String(req.params.id);
   const segments = req.params.file as unknown as string[];
@@ -101,14 +119,24 @@ export function previewRoutes(router: Router, deps: Deps, passes: PreviewPasses)
   });
 
   router.post(path, form, (req, res) => {
-    const { projectId, pass } = paramsOf(req);
+    const { projectId, pass, file } = paramsOf(req);
     const auth = maybeAuth(req);
-    if (auth?.via !== 'session') throw problem(401, 'unauthorized', 'Log in to preview pages.');
+    if (auth?.via !== 'session')
+      return refuseInFrame(res, 401, 'Your session has ended: log in again to see the preview.');
     const body = (req.body ?? {}) as Record<string, unknown>;
     if (!sameToken(body.csrf_token, auth.csrfToken))
       throw problem(403, 'csrf_failed', 'The preview form needs the session’s CSRF token.');
-    if (passes.accountOf(pass, projectId) !== auth.account.accountNumber)
-      throw problem(404, 'not_found', 'This preview has expired: reload the editor.');
+    const account = auth.account.accountNumber;
+    if (passes.accountOf(pass, projectId) !== account) {
+      // Signed by an earlier process (the server restarted) or expired: the signed-in member gets
+      // a fresh pass, as the editor page would give, and the same post goes there (307 keeps the
+      // method and body), once: a renewed pass this process cannot read is not renewed again.
+      if (req.query.renewed !== undefined)
+        return refuseInFrame(res, 404, 'The preview cannot be shown here: reload the editor.');
+      const fresh = previewBase(projectId, passes.issue(account, projectId));
+      res.redirect(307, `${fresh}${file.split('/').map(encodeURIComponent).join('/')}?renewed`);
+      return;
+    }
     if (typeof body.html !== 'string')
       throw problem(400, 'bad_request', 'Send the page’s HTML in the `html` field.');
     previewHeaders(req, res, projectId, pass);

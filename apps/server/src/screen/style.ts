@@ -10,6 +10,9 @@ main:focus { outline: none; }
 h1 { font-size: 1.6rem; margin: .5rem 0 1rem; }
 h2 { font-size: 1.15rem; margin: 0 0 .6rem; }
 a { color: var(--accent); }
+/* Titles, labels and names come from people and pages: a long one without spaces wraps instead of
+   widening the page. */
+h1, h2, h3, h4, td, th, dd, li, .lock, #edit-result { overflow-wrap: anywhere; }
 :focus-visible { outline: 3px solid #f5a623; outline-offset: 2px; border-radius: 2px; }
 .skip { position: absolute; left: -999px; top: 0; background: var(--paper); padding: .5rem; }
 .skip:focus { left: .5rem; z-index: 10; }
@@ -66,7 +69,7 @@ th, td { text-align: left; border-bottom: 1px solid var(--line); padding: .35rem
 @media (max-width: 60rem) { .editor { grid-template-columns: 1fr; } }
 .op-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(17rem, 1fr)); gap: .75rem; }
 .op-grid fieldset { margin: 0; height: 100%; }
-#edit-result { align-self: center; }
+#edit-result, #save-state { align-self: center; }
 #preview-frame { width: 100%; height: 32rem; border: 1px solid var(--line); background: #fff; }
 .outline, .outline ul { list-style: none; margin: 0; padding-left: 1rem; }
 .outline { padding-left: 0; max-height: 34rem; overflow: auto; }

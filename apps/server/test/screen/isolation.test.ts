@@ -127,7 +127,7 @@ describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () 
     // Nothing ran: not in the screen's origin, not even in the sandboxed frame.
     expect(
       await page.evaluate('[typeof window.pwned, typeof window.ranInPreview, document.title]'),
-    ).toEqual(['undefined', 'undefined', 'Page editor · Galley']);
+    ).toEqual(['undefined', 'undefined', 'index.html in Hostile · Galley']);
     expect(title).toBe('Projects · Galley');
     const inFrame = page.frame('preview-frame')!;
     expect(
@@ -160,7 +160,7 @@ describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () 
     await context.close();
   });
 
-  it('refuses a preview post without the session’s CSRF token, or with another’s pass', async () => {
+  it('refuses a preview post without the session’s CSRF token, and renews a pass it cannot read once', async () => {
     const site = await openSite(t, plainSiteZip());
     const login = await fetch(`${t.server.url}/auth/login`, {
       method: 'POST',
@@ -171,15 +171,27 @@ describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () 
     const { csrf_token: csrf } = (await login.json()) as { csrf_token: string };
     const editor = await (await fetch(site.editor, { headers: { cookie } })).text();
     const base = /data-base="([^"]+)"/.exec(editor)![1]!;
-    const post = (path: string, token: string) =>
-      fetch(`${t.server.url}${path}index.html`, {
+    const post = (path: string, token: string, query = '') =>
+      fetch(`${t.server.url}${path}index.html${query}`, {
         method: 'POST',
         headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ csrf_token: token, html: '<p>x</p>' }),
+        redirect: 'manual',
       });
     expect((await post(base, 'wrong')).status).toBe(403);
+    // A pass this process cannot read (from before a restart, expired, forged) is renewed for the
+    // signed-in person: the same post, once, under a fresh pass; not a second time.
     const forged = base.replace(/\.[A-Za-z0-9_-]{43}\/$/, `.${'A'.repeat(43)}/`);
-    expect((await post(forged, csrf)).status).toBe(404);
+    const renewed = await post(forged, csrf);
+    expect(renewed.status).toBe(307);
+    const fresh = renewed.headers.get('location')!;
+    expect(fresh).toMatch(/^\/projects\/[^/]+\/preview\/[^/]+\/index\.html\?renewed$/);
+    expect(fresh.startsWith(forged)).toBe(false);
+    expect((await post(fresh.replace(/index\.html\?renewed$/, ''), csrf)).status).toBe(200);
+    const again = await post(forged, csrf, '?renewed');
+    expect(again.status).toBe(404);
+    expect(again.headers.get('content-security-policy')).toMatch(/^sandbox; default-src 'none'/);
+    expect(await again.text()).toContain('The preview cannot be shown here: reload the editor.');
     const ok = await post(base, csrf);
     expect(ok.status).toBe(200);
     expect(ok.headers.get('content-security-policy')).toMatch(/^sandbox; default-src 'none'/);

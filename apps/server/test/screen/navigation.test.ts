@@ -191,7 +191,7 @@ describe.skipIf(!!why)('screen: links, ended sessions, errors said once', () => 
       await page.waitForTimeout(300);
       expect(
         requests.filter((url) => url.includes('/api/')).map((url) => new URL(url).pathname),
-      ).toEqual([`/api/v1/projects/${id}/pages`]);
+      ).toEqual([`/api/v1/projects/${id}`]);
       page.removeAllListeners('request');
     }
     await context.close();

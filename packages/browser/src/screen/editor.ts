@@ -9,6 +9,7 @@ import type { LockState } from './editor-lock.js';
 import { entryOf, renderOutline } from './editor-outline.js';
 import { allPages, library, screenClient } from './library.js';
 import type { Client } from './library.js';
+import { claimEditorClient } from './session.js';
 import { failureLine, failureText, violationItem } from './views.js';
 
 type Page = z.output<typeof v1.Page>;
@@ -37,6 +38,8 @@ interface Editor {
   saved: Shown | null;
   selected: number | null;
   problems: Pick<CheckReport, 'checks' | 'violations'> | null;
+  /** A save request is on its way: Save stays disabled, so a double-click saves once. */
+  saving: boolean;
   previewed: string | null;
   lock: LockKeeper | null;
 }
@@ -48,15 +51,20 @@ interface Editor {
 export async function startEditor(): Promise<void> {
   const { project: projectId, page: wanted, accountName } = document.body.dataset;
   if (!projectId) throw new ScreenError('missing_data', 'The page names no project.');
+  await claimEditorClient();
   const client = screenClient();
   const result = byId('edit-result');
-  const first = await library().attempt(() => client.v1.listPages(projectId, { per_page: 200 }));
+  const lib = library();
+  const project = await lib.attempt(() => client.v1.getProject(projectId));
+  if (!project.ok) return stop(failureLine(project.failure));
+  const first = await lib.attempt(() => client.v1.listPages(projectId, { per_page: 200 }));
   if (!first.ok) return stop(failureLine(first.failure));
   const pages = await allPages<Page, 'pages'>(client, first.value, 'pages');
   const page = wanted ? pages.find((p) => p.id === wanted) : pages[0];
   if (!page) {
     return stop(wanted ? 'This project has no such page.' : 'This project has no pages.');
   }
+  nameTheEditor(page, project.value.title);
   choosePage(pages, page);
   // The preview document sits at the page's own path, so its relative links reach its files.
   const previewForm = byId<HTMLFormElement>('preview-form');
@@ -73,6 +81,7 @@ export async function startEditor(): Promise<void> {
     saved: null,
     selected: null,
     problems: null,
+    saving: false,
     previewed: null,
     lock: null,
   };
@@ -91,6 +100,12 @@ function stop(message: Node | string): void {
   status.className = 'lock other';
   fill(status, message);
   byId('editor-body').hidden = true;
+}
+
+/** Several editor tabs can be told apart: the title and heading name the page and project. */
+function nameTheEditor(page: Page, projectTitle: string): void {
+  document.title = `${page.file} in ${projectTitle} · Galley`;
+  byId('main').querySelector('h1')!.textContent = `Editing ${page.file} in ${projectTitle}`;
 }
 
 function choosePage(pages: readonly Page[], current: Page): void {
@@ -180,6 +195,7 @@ function render(editor: Editor): void {
   const view = current(editor);
   byId<HTMLButtonElement>('draft-undo').disabled = !editor.draft?.canUndo;
   byId<HTMLButtonElement>('draft-redo').disabled = !editor.draft?.canRedo;
+  showSaveState(editor);
   if (!view) return;
   const onPage = (editor.problems?.violations ?? []).filter((v) => v.path === editor.page.file);
   renderOutline(byId('outline'), {
@@ -193,6 +209,23 @@ function render(editor: Editor): void {
   preview(editor, view.html);
 }
 
+/**
+ * Save is offered only when it would make a new revision worth having: not while a save is on its
+ * way (a double-click saves once), and not when no change is in effect since the draft's base
+ * (the server's `can_undo`), which would only add an empty revision to the history.
+ */
+function showSaveState(editor: Editor): void {
+  const button = byId<HTMLButtonElement>('save-page');
+  const why = editor.saving
+    ? 'Saving…'
+    : editor.draft && !editor.draft.canUndo
+      ? 'Nothing to save: no change since the saved page.'
+      : '';
+  button.disabled = why !== '';
+  button.title = why;
+  byId('save-state').textContent = why;
+}
+
 function select(editor: Editor, entry: OutlineEntry): void {
   editor.selected = entry.node;
   useSelection(byId('edit-controls'), entry);
@@ -203,10 +236,17 @@ function select(editor: Editor, entry: OutlineEntry): void {
     );
 }
 
-/** Posts the HTML to the preview route, whose answer the sandboxed frame shows. */
+/**
+ * Posts the HTML to the preview route, whose answer the sandboxed frame shows. Each post goes into
+ * a new frame that replaces the old one: a new frame's first load replaces its blank start in the
+ * session history, where a post into the same frame would add an entry, and Back would then step
+ * the frame (re-posting and failing) instead of leaving the editor.
+ */
 function preview(editor: Editor, html: string): void {
   if (editor.previewed === html) return;
   editor.previewed = html;
+  const frame = byId<HTMLIFrameElement>('preview-frame');
+  frame.replaceWith(frame.cloneNode(false));
   const form = byId<HTMLFormElement>('preview-form');
   (form.elements.namedItem('html') as HTMLInputElement).value = html;
   form.submit();
@@ -260,6 +300,25 @@ function isRevisionConflict(failure: Failure): boolean {
   );
 }
 
+/** The draft was changed by another client since this tab last read it (another tab, say). */
+function isStaleDraft(failure: Failure): boolean {
+  return (
+    failure.kind === 'http' &&
+    failure.status === 409 &&
+    failure.problem.code === 'stale_draft_token'
+  );
+}
+
+/** The synced draft has reloaded the server's newer draft: show it, and that the change was lost. */
+function overtaken(editor: Editor): void {
+  say(
+    editor.result,
+    'Your change was not applied: this draft was changed elsewhere (another tab or client) meanwhile. The editor now shows the draft as it is; make the change again if it is still needed.',
+    'error',
+  );
+  render(editor);
+}
+
 /** After a revision conflict: say so, and offer to discard the draft and open one anew. */
 function offerRestart(editor: Editor, failure: Failure): void {
   say(
@@ -287,6 +346,7 @@ async function applyForm(editor: Editor, form: HTMLFormElement): Promise<void> {
   const applied = await editor.draft.apply(operation);
   if (!applied.ok) {
     if (applied.failure.kind === 'refused') markRefusal(form, applied.failure.errors);
+    if (isStaleDraft(applied.failure)) return overtaken(editor);
     return failed(editor, applied.failure);
   }
   clearMarks(form);
@@ -313,8 +373,12 @@ function changed(editor: Editor, message: string): void {
 }
 
 async function save(editor: Editor): Promise<void> {
-  if (!editor.draft || !editor.folder) return;
+  if (!editor.draft || !editor.folder || editor.saving) return;
+  editor.saving = true;
+  showSaveState(editor);
   const saved = await editor.draft.save({ folder: editor.folder });
+  editor.saving = false;
+  showSaveState(editor);
   if (!saved.ok) {
     if (saved.failure.kind === 'checks') {
       editor.problems = saved.failure.report;

@@ -4,6 +4,7 @@ import { h } from './dom.js';
 import { startEditor } from './editor.js';
 import { startProject } from './project.js';
 import { startProjects } from './projects.js';
+import { claimEditorClient, signedIn } from './session.js';
 
 const screens: Readonly<Record<string, () => void | Promise<void>>> = {
   login: startLogin,
@@ -29,6 +30,7 @@ function showCrash(error: unknown): void {
 
 function start(): void {
   bindLogout();
+  if (signedIn()) void claimEditorClient();
   const run = screens[document.body.dataset.screen ?? ''];
   if (!run) return;
   try {

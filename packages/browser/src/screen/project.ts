@@ -36,11 +36,18 @@ export async function startProject(): Promise<void> {
     accountId,
     project: undefined as unknown as Project,
     refresh: () => load(view),
+    // One outcome on show at a time, above the forms: an error replaces the last success (and
+    // takes the focus, so it is read out and seen), a success replaces the last error.
     report: (failure) => {
+      say(byId('project-status'), '');
       fill(problems, failureView(failure));
       problems.hidden = false;
+      problems.focus();
     },
-    status: (message) => say(byId('project-status'), message, 'ok'),
+    status: (message) => {
+      problems.hidden = true;
+      say(byId('project-status'), message, 'ok');
+    },
   };
   bindForms(view);
   await load(view);

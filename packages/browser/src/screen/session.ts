@@ -44,11 +44,62 @@ const EDITOR_CLIENT_KEY = 'galley.editor-client';
  * picks up its own lock and draft while another tab or browser is another client.
  */
 export function editorClientId(): string {
-  const kept = sessionStorage.getItem(EDITOR_CLIENT_KEY);
-  if (kept && /^[A-Za-z0-9._:-]{1,64}$/.test(kept)) return kept;
+  const kept = keptEditorClient();
+  if (kept) return kept;
   const made = `screen-${randomUuid()}`;
   sessionStorage.setItem(EDITOR_CLIENT_KEY, made);
   return made;
+}
+
+function keptEditorClient(): string | null {
+  const kept = sessionStorage.getItem(EDITOR_CLIENT_KEY);
+  return kept && /^[A-Za-z0-9._:-]{1,64}$/.test(kept) ? kept : null;
+}
+
+/**
+ * How long a page waits for another tab to say that it is using the same editor client. Tabs of
+ * one browser answer within a few milliseconds; a reloaded tab's old page is gone and never does.
+ */
+const ANSWER_WITHIN_MS = 250;
+
+type EditorClientMessage = { readonly asking: string } | { readonly using: string };
+
+let claimed: Promise<void> | undefined;
+
+/**
+ * A duplicated tab starts with a copy of its original's sessionStorage, editor client included.
+ * This asks the other tabs of the browser whether one of them uses the kept client; if one does,
+ * this tab drops it and becomes a client of its own (read-only while the original holds the
+ * lock). Then it answers the same question for its own client, for as long as the page is open.
+ * Called by every signed-in page (once); the editor waits for it before its first request.
+ */
+export function claimEditorClient(): Promise<void> {
+  return (claimed ??= claim(new BroadcastChannel('galley.editor-clients')));
+}
+
+async function claim(channel: BroadcastChannel): Promise<void> {
+  const kept = keptEditorClient();
+  const inUse =
+    kept !== null &&
+    (await new Promise<boolean>((resolve) => {
+      const heard = (event: MessageEvent<EditorClientMessage>) => {
+        if ('using' in event.data && event.data.using === kept) done(true);
+      };
+      const done = (answer: boolean) => {
+        clearTimeout(timer);
+        channel.removeEventListener('message', heard);
+        resolve(answer);
+      };
+      const timer = setTimeout(() => done(false), ANSWER_WITHIN_MS);
+      channel.addEventListener('message', heard);
+      channel.postMessage({ asking: kept } satisfies EditorClientMessage);
+    }));
+  if (inUse) sessionStorage.removeItem(EDITOR_CLIENT_KEY);
+  channel.addEventListener('message', (event: MessageEvent<EditorClientMessage>) => {
+    const mine = keptEditorClient();
+    if (mine && 'asking' in event.data && event.data.asking === mine)
+      channel.postMessage({ using: mine } satisfies EditorClientMessage);
+  });
 }
 
 /** A JSON request to the screen's own endpoints (`/auth/...`), with the CSRF header on writes. */

@@ -80,7 +80,10 @@ export function editorBody({ projectId, csrfToken, previewBase }: EditorPage): S
         <p class="toolbar">
           <button type="button" id="draft-undo">Undo</button>
           <button type="button" id="draft-redo">Redo</button>
-          <button type="button" id="save-page" class="primary">Save</button>
+          <button type="button" id="save-page" class="primary" aria-describedby="save-state">
+            Save
+          </button>
+          <span id="save-state" class="hint"></span>
           <span id="edit-result" role="status" aria-live="polite"></span>
           <button type="button" id="restart-draft" hidden>
             Drop my changes and start again from the saved page

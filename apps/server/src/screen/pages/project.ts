@@ -11,7 +11,8 @@ const roles = ['owner', 'editor', 'viewer'] as const;
 export function projectBody(projectId: string): SafeHtml {
   const folder = `/api/v1/projects/${encodeURIComponent(projectId)}/folder`;
   return html`<p id="project-badges" aria-live="polite"></p>
-    <div id="project-error" hidden></div>
+    <div id="project-error" tabindex="-1" hidden></div>
+    <div id="project-status" role="status" aria-live="polite"></div>
     <div id="project-details">
       <section class="card" aria-labelledby="summary-heading">
         <h2 id="summary-heading">Summary</h2>
@@ -78,6 +79,5 @@ export function projectBody(projectId: string): SafeHtml {
           <p><button type="submit">Delete project</button></p>
         </form>
       </section>
-    </div>
-    <div id="project-status" role="status" aria-live="polite"></div>`;
+    </div>`;
 }
