@@ -206,12 +206,10 @@ describeStores('assets', (t) => {
     expect(await t.store.assets.eraseRevision(asset.id, 1, 'legal')).toEqual(
       expect.arrayContaining([sha(100), sha(101)]),
     );
-    expect(await t.store.assets.isReferenced(sha(101))).toBe(false);
-    expect(await t.store.assets.isReferenced(sha(100))).toBe(true);
+    expect(await t.store.assets.referencedAmong([sha(100), sha(101)])).toEqual(new Set([sha(100)]));
     expect(await t.store.assets.revision(asset.id, 1)).toMatchObject({ eraseReason: 'legal' });
     await t.store.assets.eraseRevision(asset.id, 2, null);
-    expect(await t.store.assets.isReferenced(sha(100))).toBe(false);
-    expect(await t.store.assets.isReferenced(sha(102))).toBe(false);
+    expect(await t.store.assets.referencedAmong([sha(100), sha(102)])).toEqual(new Set());
     expect((await t.store.assets.delete(asset.id)).sort()).toEqual([sha(100), sha(101), sha(102)]);
     expect(await t.store.assets.find(asset.id)).toBeNull();
   });
@@ -257,7 +255,7 @@ describeStores('assets', (t) => {
     expect(await store.blobs.expire()).toEqual([]);
     t.clock.advanceSeconds(1);
     expect(await store.blobs.findLive(accountNumber, sha(7))).toBeNull();
-    expect(await store.blobs.isHeld(sha(7))).toBe(false);
+    expect(await store.blobs.heldAmong([sha(7)])).toEqual(new Set());
     expect(await store.blobs.record(blob)).toMatchObject({ created: true });
     t.clock.advanceSeconds(86_400);
     expect(await store.blobs.expire()).toEqual([sha(7)]);

@@ -1,4 +1,4 @@
-import type { Store } from '@galley/store';
+import type { Store, StoreScope } from '@galley/store';
 import type { Request } from 'express';
 import type { ApiDeps } from '../deps.js';
 import { authOf } from '../auth/context.js';
@@ -39,8 +39,12 @@ export function visibleOwners(owner: string): string[] {
 export const assetNotFound = () => problem(404, 'not_found', 'No such asset.');
 
 /** An asset the caller may read; another account's or an absent one is 404 alike. */
-export async function readableAsset(store: Store, id: string, owner: string): Promise<AssetRecord> {
-  const asset = await store.assets.find(id);
+export async function readableAsset(
+  scope: StoreScope,
+  id: string,
+  owner: string,
+): Promise<AssetRecord> {
+  const asset = await scope.assets.find(id);
   if (!asset || !visibleOwners(owner).includes(asset.owner)) throw assetNotFound();
   return asset;
 }
@@ -54,13 +58,18 @@ export async function writableAsset(store: Store, id: string, owner: string): Pr
   return asset;
 }
 
-/** A revision of the asset (the current one by default), or 404. */
+/**
+ * A revision of the asset (the current one by default), or 404: for the asset when it was deleted
+ * for good since it was read (as if this request had come after that), else for the revision.
+ */
 export async function revisionOf(
-  store: Store,
+  scope: StoreScope,
   asset: AssetRecord,
   number?: number,
 ): Promise<RevisionRecord> {
-  const revision = await store.assets.revision(asset.id, number ?? asset.currentRevision);
-  if (!revision) throw problem(404, 'not_found', `The asset has no revision ${number}.`);
-  return revision;
+  const at = number ?? asset.currentRevision;
+  const revision = await scope.assets.revision(asset.id, at);
+  if (revision) return revision;
+  if (!(await scope.assets.find(asset.id))) throw assetNotFound();
+  throw problem(404, 'not_found', `The asset has no revision ${at}.`);
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { v2 } from '@galley/core';
-import type { Store } from '@galley/store';
+import type { StoreScope } from '@galley/store';
 import { validationFailed } from '../http/parse.js';
 import type { FieldErrors } from '../http/parse.js';
 import type { FileRecord } from './context.js';
@@ -16,6 +16,9 @@ export interface StagedFile extends FileRecord {
 }
 
 const encoder = new TextEncoder();
+
+/** Why a `{blob}` names nothing usable; an erase drops the caller's own uploads of its bytes. */
+const NO_SUCH_BLOB = 'no such blob: never uploaded, expired (1 day), or its content erased';
 
 export function stageBytes(
   path: string,
@@ -57,7 +60,7 @@ function jsonText(value: unknown): string | undefined {
  * `text` as UTF-8; a `blob` must be one of the caller's uploads that has not expired (else 422).
  */
 export async function stageSpecs(
-  store: Store,
+  scope: StoreScope,
   accountNumber: number,
   specs: readonly v2.FileSpec[],
   field: string,
@@ -67,9 +70,9 @@ export async function stageSpecs(
   for (const [i, spec] of specs.entries()) {
     const at = `${field}.${i}`;
     if ('blob' in spec) {
-      const blob = await store.blobs.findLive(accountNumber, spec.blob);
+      const blob = await scope.blobs.findLive(accountNumber, spec.blob);
       if (blob) staged.push(stageStored(spec.path, spec.blob, blob.size, at));
-      else (errors[`${at}.blob`] ??= []).push('no such blob: never uploaded, or expired (1 day)');
+      else (errors[`${at}.blob`] ??= []).push(NO_SUCH_BLOB);
     } else if ('text' in spec) {
       staged.push(stageBytes(spec.path, encoder.encode(spec.text), at));
     } else {

@@ -11,6 +11,7 @@ export const assetProblems = {
   content_erased: { status: 410, title: 'Content erased' },
   range_not_satisfiable: { status: 416, title: 'Range not satisfiable' },
   invalid_files: { status: 422, title: 'Invalid files' },
+  upload_lost: { status: 503, title: 'Upload lost' },
 } as const;
 
 export type AssetProblemCode = keyof typeof assetProblems;

@@ -26,20 +26,18 @@ export async function sweepOnce(store: Store, clock: Clock): Promise<SweepReport
   };
   const cutoff = isoTime(new Date(clock.now().getTime() - TRASH_RETENTION_SECONDS * 1000));
   for (const id of await store.assets.trashedBefore(cutoff)) {
-    const deleted = await store.transaction(async (tx) => {
+    const dropped = await store.transaction(async (tx) => {
       const current = await tx.assets.lockRow(id);
       if (current?.state !== 'deleted' || current.stateChangedAt > cutoff) return null; // restored
-      return tx.content.release(await tx.assets.delete(id));
+      return tx.assets.delete(id);
     });
-    if (deleted === null) continue;
+    if (dropped === null) continue;
     report.purgedAssets++;
-    report.deletedContents += deleted.length;
+    report.deletedContents += (await store.content.release(dropped)).length;
   }
-  await store.transaction(async (tx) => {
-    const expired = await tx.blobs.expire();
-    report.expiredBlobs = expired.length;
-    report.deletedContents += (await tx.content.release(expired)).length;
-  });
+  const expired = await store.blobs.expire();
+  report.expiredBlobs = expired.length;
+  report.deletedContents += (await store.content.release(expired)).length;
   report.expiredRequestKeys = await store.requestKeys.purgeExpired();
   return report;
 }

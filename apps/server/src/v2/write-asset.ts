@@ -4,7 +4,8 @@ import { newId } from '@galley/store';
 import { assetNotFound } from './context.js';
 import type { AssetRecord, FileRecord, V2Context } from './context.js';
 import type { StagedFile } from './file-specs.js';
-import type { Commit, Committed } from './idempotency.js';
+import { HttpProblem } from '../http/problem.js';
+import type { Answer, Commit, Committed } from './idempotency.js';
 import { assetProblem } from './problems.js';
 import type { RevisionChange, RevisionPlan } from './revision-plan.js';
 import { planRevision } from './revision-plan.js';
@@ -41,28 +42,70 @@ export class ContentPins {
 }
 
 /**
- * Stores the bytes a request carried, runs `commit`, and if the commit fails removes again the
- * bytes this request added that nothing uses, so a refused write leaves nothing behind.
+ * Where a write's stored files come from (a blob, another revision, its own upload), resolved
+ * again: throws what the request answers in sequence once some of them are gone, so a write that
+ * races an erase, an expiry or a deletion answers as if it had come after it.
  */
-export async function withFreshBytes<T>(
-  ctx: Pick<V2Context, 'store' | 'pins'>,
-  fresh: readonly StagedFile[],
-  commit: () => Promise<T>,
-): Promise<T> {
+export type Recheck = (scope: StoreScope) => Promise<unknown>;
+
+/** 503: a streamed upload's bytes, deleted as unused before the request could record them. */
+export const uploadLost = () =>
+  assetProblem(
+    'upload_lost',
+    'An erase or expiry deleted these bytes as unused while they were being uploaded; send them again.',
+  );
+
+const isContentErased = (error: unknown) =>
+  error instanceof HttpProblem && error.code === 'content_erased';
+
+/** Plans a revision; stored files gone meanwhile answer what `recheck` says, as in sequence. */
+async function planChecked(ctx: V2Context, recheck: Recheck, change: RevisionChange) {
+  try {
+    return await planRevision(ctx.loader, change);
+  } catch (error) {
+    if (isContentErased(error)) await recheck(ctx.store);
+    throw error;
+  }
+}
+
+/**
+ * Stores the bytes the request carried and commits `write` once every content of the new
+ * revision is kept (ContentRepository.keep: no release deletes them before the commit). Bytes of
+ * the request's own that a release deleted since they were put are put again; other contents gone
+ * answer what `recheck` says. If the commit fails, the bytes this request added that nothing uses
+ * are removed again, so a refused write leaves nothing behind.
+ */
+async function commitPlanned(
+  ctx: V2Context,
+  commit: Commit,
+  plan: RevisionPlan,
+  recheck: Recheck,
+  write: (tx: StoreScope) => Promise<Answer>,
+): Promise<Committed> {
   // Each distinct content once; each put is fsynced, and several at once let the disk batch.
-  const contents = [...new Map(fresh.map((f) => [f.sha256, f.bytes ?? new Uint8Array()]))];
+  const contents = [...new Map(plan.fresh.map((f) => [f.sha256, f.bytes ?? new Uint8Array()]))];
   const release = ctx.pins.hold(contents.map(([sha256]) => sha256));
   const created: string[] = [];
+  const put = async (bytes: Uint8Array) => {
+    const stored = await ctx.store.bytes.put([bytes]);
+    if (stored.ok && stored.created) created.push(stored.sha256);
+  };
   try {
     let next = 0;
     const worker = async () => {
-      while (next < contents.length) {
-        const put = await ctx.store.bytes.put([contents[next++]![1]]);
-        if (put.ok && put.created) created.push(put.sha256);
-      }
+      while (next < contents.length) await put(contents[next++]![1]);
     };
     await Promise.all(Array.from({ length: Math.min(PARALLEL_PUTS, contents.length) }, worker));
-    return await commit();
+    return await commit(async (tx) => {
+      const missing = new Set(await tx.content.keep(plan.files.map((f) => f.sha256)));
+      for (const [sha256, bytes] of contents) if (missing.delete(sha256)) await put(bytes);
+      if (missing.size > 0) {
+        await recheck(tx);
+        const file = plan.files.find((f) => missing.has(f.sha256))!;
+        throw assetProblem('content_erased', `The content of ${file.path} is gone.`);
+      }
+      return write(tx);
+    });
   } catch (error) {
     release();
     await releaseUnused(ctx, created);
@@ -78,7 +121,29 @@ export async function releaseUnused(
   sha256s: readonly string[],
 ): Promise<void> {
   const free = sha256s.filter((sha256) => !ctx.pins.held(sha256));
-  if (free.length) await ctx.store.transaction((tx) => tx.content.release(free));
+  if (free.length) await ctx.store.content.release(free);
+}
+
+/**
+ * Commits a write that drops uses of bytes (`write` answers them beside its answer), then
+ * deletes those nothing uses any more: after the commit, so a write rolled back has deleted
+ * nothing. A failed deletion is logged, not answered: the write stands and the bytes stay.
+ */
+export async function commitReleasing(
+  ctx: V2Context,
+  commit: Commit,
+  write: (tx: StoreScope) => Promise<{ answer: Answer; dropped: string[] }>,
+): Promise<Committed> {
+  let dropped: string[] = [];
+  const committed = await commit(async (tx) => {
+    const done = await write(tx);
+    dropped = done.dropped;
+    return done.answer;
+  });
+  await ctx.store.content.release(dropped).catch((error: unknown) => {
+    ctx.logger.error({ err: error }, 'deleting unused bytes failed');
+  });
+  return committed;
 }
 
 /** The `asset` envelope of one revision of an asset (the current one by default). */
@@ -106,9 +171,10 @@ export async function createAsset(
     files: StagedFile[];
     field: string;
     medium?: MediumRef;
+    recheck: Recheck;
   },
 ): Promise<Committed> {
-  const plan = await planRevision(ctx.loader, {
+  const plan = await planChecked(ctx, input.recheck, {
     kind: input.kind,
     base: [],
     put: input.files,
@@ -117,19 +183,17 @@ export async function createAsset(
     now: ctx.clock.now(),
     ...(input.medium ? { medium: input.medium } : {}),
   });
-  return withFreshBytes(ctx, plan.fresh, () =>
-    commit(async (tx) => {
-      const asset = await tx.assets.create({
-        id: newId('ast'),
-        owner: input.owner,
-        kind: input.kind,
-        title: input.title,
-        files: plan.files,
-        inspection: plan.inspection,
-      });
-      return { ...plannedAnswer(asset, plan), headers: { Location: locationOf(ctx, asset.id) } };
-    }),
-  );
+  return commitPlanned(ctx, commit, plan, input.recheck, async (tx) => {
+    const asset = await tx.assets.create({
+      id: newId('ast'),
+      owner: input.owner,
+      kind: input.kind,
+      title: input.title,
+      files: plan.files,
+      inspection: plan.inspection,
+    });
+    return { ...plannedAnswer(asset, plan), headers: { Location: locationOf(ctx, asset.id) } };
+  });
 }
 
 /** The 201 answer of a write, from what it wrote (no read back of a large revision). */
@@ -150,20 +214,20 @@ function plannedAnswer(asset: AssetRecord, plan: RevisionPlan) {
  * revision may use them); the change may also replace or remove them all. Else 410.
  */
 async function requireKeptContent(
-  ctx: V2Context,
+  scope: StoreScope,
   asset: AssetRecord,
   baseRevision: number,
   base: readonly FileRecord[],
   change: Pick<RevisionChange, 'put' | 'remove'>,
 ): Promise<void> {
-  const [revision] = await ctx.store.assets.revisions(asset.id, {
+  const [revision] = await scope.assets.revisions(asset.id, {
     before: baseRevision + 1,
     limit: 1,
   });
   if (revision?.erased !== true) return;
   const changed = new Set([...change.put.map((f) => f.path), ...change.remove.map((r) => r.path)]);
   for (const file of base) {
-    if (changed.has(file.path) || (await ctx.store.bytes.has(file.sha256))) continue;
+    if (changed.has(file.path) || (await scope.bytes.has(file.sha256))) continue;
     throw assetProblem(
       'content_erased',
       `The content of ${file.path} in ${asset.id}@${baseRevision} was erased: put or remove it.`,
@@ -200,37 +264,42 @@ export async function commitRevision(
   commit: Commit,
   asset: AssetRecord,
   baseRevision: number,
-  change: Pick<RevisionChange, 'put' | 'remove' | 'field'>,
+  change: Pick<RevisionChange, 'put' | 'remove' | 'field'> & { recheck: Recheck },
 ): Promise<Committed> {
   const stale = baseRevision !== asset.currentRevision;
   if (stale && !(await judgeableBase(ctx, asset, baseRevision))) {
     throw revisionConflict(asset.currentRevision);
   }
   const base = await ctx.store.assets.files(asset.id, baseRevision);
-  if (!stale) await requireKeptContent(ctx, asset, baseRevision, base, change);
-  const plan = await planRevision(ctx.loader, {
-    ...change,
+  const recheck: Recheck = async (scope) => {
+    if (!(await scope.assets.find(asset.id))) throw assetNotFound(); // deleted for good meanwhile
+    await change.recheck(scope);
+    await requireKeptContent(scope, asset, baseRevision, base, change);
+  };
+  if (!stale) await requireKeptContent(ctx.store, asset, baseRevision, base, change);
+  const plan = await planChecked(ctx, recheck, {
     kind: asset.kind as AssetKind,
     base,
+    put: change.put,
+    remove: change.remove,
+    field: change.field,
     now: ctx.clock.now(),
   });
   if (stale) throw revisionConflict(asset.currentRevision);
   const number = baseRevision + 1;
   const location = `${locationOf(ctx, asset.id)}?revision=${number}`;
-  return withFreshBytes(ctx, plan.fresh, () =>
-    commit(async (tx) => {
-      const result = await tx.assets.addRevision({
-        assetId: asset.id,
-        number,
-        put: plan.put,
-        remove: plan.remove,
-        inspection: plan.inspection,
-      });
-      if (!result.ok) {
-        // Deleted for good by a request that came first: as if this one had come after it.
-        throw result.code === 'gone' ? assetNotFound() : revisionConflict(result.currentRevision);
-      }
-      return { ...plannedAnswer(result.asset, plan), headers: { Location: location } };
-    }),
-  );
+  return commitPlanned(ctx, commit, plan, recheck, async (tx) => {
+    const result = await tx.assets.addRevision({
+      assetId: asset.id,
+      number,
+      put: plan.put,
+      remove: plan.remove,
+      inspection: plan.inspection,
+    });
+    if (!result.ok) {
+      // Deleted for good by a request that came first: as if this one had come after it.
+      throw result.code === 'gone' ? assetNotFound() : revisionConflict(result.currentRevision);
+    }
+    return { ...plannedAnswer(result.asset, plan), headers: { Location: location } };
+  });
 }

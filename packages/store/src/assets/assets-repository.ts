@@ -291,21 +291,25 @@ export class AssetsRepository {
     });
   }
 
-  /** True when some revision whose content is not erased has a file with these bytes. */
-  async isReferenced(sha256: string): Promise<boolean> {
-    const row = await this.#scope.db
-      .selectFrom('asset_files as f')
-      .innerJoin('asset_revisions as r', 'r.asset_id', 'f.asset_id')
-      .select('f.asset_id')
-      .where('f.sha256', '=', sha256)
-      .where('r.erased_at', 'is', null)
-      .whereRef('r.number', '>=', 'f.from_revision')
-      .where((eb) =>
-        eb.or([eb('f.to_revision', 'is', null), eb('r.number', '<', eb.ref('f.to_revision'))]),
-      )
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
+  /** The contents among `sha256s` that a file of some revision not erased has. */
+  async referencedAmong(sha256s: readonly string[]): Promise<Set<string>> {
+    const referenced = new Set<string>();
+    for (const part of chunks(sha256s, VALUES_PER_LIST)) {
+      const rows = await this.#scope.db
+        .selectFrom('asset_files as f')
+        .innerJoin('asset_revisions as r', 'r.asset_id', 'f.asset_id')
+        .select('f.sha256')
+        .distinct()
+        .where('f.sha256', 'in', part)
+        .where('r.erased_at', 'is', null)
+        .whereRef('r.number', '>=', 'f.from_revision')
+        .where((eb) =>
+          eb.or([eb('f.to_revision', 'is', null), eb('r.number', '<', eb.ref('f.to_revision'))]),
+        )
+        .execute();
+      for (const row of rows) referenced.add(row.sha256);
+    }
+    return referenced;
   }
 
   /** Ids of trashed assets whose state last changed at or before `time`. */

@@ -1,5 +1,6 @@
 import type { RepoScope } from '../scope.js';
 import { addSeconds, isoTime } from '../time.js';
+import { VALUES_PER_LIST, chunks } from './records.js';
 
 /** A blob may be used in writes for one day after its (last) upload (asset-api-v2, Limits). */
 export const BLOB_LIFETIME_SECONDS = 86_400;
@@ -65,16 +66,20 @@ export class BlobsRepository {
     return row ? { size: Number(row.size) } : null;
   }
 
-  /** True when any account holds these bytes as a live blob. */
-  async isHeld(sha256: string): Promise<boolean> {
-    const row = await this.#scope.db
-      .selectFrom('blobs')
-      .select('sha256')
-      .where('sha256', '=', sha256)
-      .where('expires_at', '>', isoTime(this.#scope.clock.now()))
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
+  /** The contents among `sha256s` that some account holds as a live blob. */
+  async heldAmong(sha256s: readonly string[]): Promise<Set<string>> {
+    const held = new Set<string>();
+    for (const part of chunks(sha256s, VALUES_PER_LIST)) {
+      const rows = await this.#scope.db
+        .selectFrom('blobs')
+        .select('sha256')
+        .distinct()
+        .where('sha256', 'in', part)
+        .where('expires_at', '>', isoTime(this.#scope.clock.now()))
+        .execute();
+      for (const row of rows) held.add(row.sha256);
+    }
+    return held;
   }
 
   /** Removes expired records; answers their contents (some may still be used elsewhere). */

@@ -1,10 +1,29 @@
+import { sql } from 'kysely';
 import type { RepoScope } from '../scope.js';
 import { AssetsRepository } from './assets-repository.js';
 import { BlobsRepository } from './blobs-repository.js';
+import { chunks } from './records.js';
+
+/** Advisory lock keys `(CONTENT_LOCK_SPACE, bucket)` on PostgreSQL are content locks. */
+const CONTENT_LOCK_SPACE = 0x67616c79; // "galy"
+/** Contents released in one short transaction: it blocks writers of the same lock buckets. */
+const RELEASE_BATCH = 100;
+
+/**
+ * A content's lock bucket: its first byte. 256 buckets bound the locks one transaction takes
+ * (PostgreSQL's lock table is small), whatever the number of files; two contents sharing a
+ * bucket only make a release wait for a writer it need not have waited for.
+ */
+const bucketOf = (sha256: string) => parseInt(sha256.slice(0, 2), 16);
 
 /**
  * Bytes are shared by content: duplicates, copies and unchanged files of later revisions all
- * point at one stored file. It is deleted only when nothing uses it any more.
+ * point at one stored file. It is deleted only when nothing uses it any more, decided under a
+ * lock that writers also take: a writer `keep`s the contents it references inside its
+ * transaction, and `release` deletes them after the transaction that dropped their last use.
+ * On SQLite every transaction holds the write lock from its start (BEGIN IMMEDIATE), which is
+ * that lock already; on PostgreSQL it is a transaction-scoped advisory lock per bucket, shared
+ * by writers and exclusive for a release.
  */
 export class ContentRepository {
   readonly #scope: RepoScope;
@@ -13,24 +32,60 @@ export class ContentRepository {
     this.#scope = scope;
   }
 
-  /** True when a revision whose content is not erased, or a live blob, uses these bytes. */
-  async inUse(sha256: string): Promise<boolean> {
-    return (
-      (await new AssetsRepository(this.#scope).isReferenced(sha256)) ||
-      (await new BlobsRepository(this.#scope).isHeld(sha256))
-    );
+  /**
+   * Inside a writer's transaction, before it references stored bytes: until the transaction
+   * ends no release can delete them. Answers those already gone (a release came first).
+   */
+  async keep(sha256s: Iterable<string>): Promise<string[]> {
+    if (!this.#scope.db.isTransaction) throw new Error('keep runs inside the writing transaction');
+    const distinct = [...new Set(sha256s)];
+    await this.#lock(distinct, 'shared');
+    const stored = await Promise.all(distinct.map((sha256) => this.#scope.bytes.has(sha256)));
+    return distinct.filter((_, i) => !stored[i]);
   }
 
   /**
-   * Deletes the bytes of each content nothing uses any more; answers those deleted. Run it in
-   * the transaction that dropped the last use, so no writer can take up the bytes in between.
+   * Deletes the bytes of each content nothing uses any more; answers those deleted. Run it after
+   * the transaction that dropped the last use has committed, never inside it: a write rolled
+   * back must not have deleted bytes it still references. Each batch runs in a short
+   * transaction of its own that takes the content lock and looks at the uses again, so a writer
+   * that took the bytes up meanwhile keeps them.
    */
   async release(sha256s: Iterable<string>): Promise<string[]> {
+    if (this.#scope.db.isTransaction) {
+      throw new Error('release runs after the transaction that dropped the uses has committed');
+    }
     const deleted: string[] = [];
-    for (const sha256 of new Set(sha256s)) {
-      if (await this.inUse(sha256)) continue;
-      if (await this.#scope.bytes.delete(sha256)) deleted.push(sha256);
+    for (const batch of chunks([...new Set(sha256s)], RELEASE_BATCH)) {
+      await this.#scope.transaction(async (tx) => {
+        const content = new ContentRepository(tx);
+        await content.#lock(batch, 'exclusive');
+        const used = await content.#usedAmong(batch);
+        for (const sha256 of batch) {
+          if (!used.has(sha256) && (await tx.bytes.delete(sha256))) deleted.push(sha256);
+        }
+      });
     }
     return deleted;
+  }
+
+  /** The contents a revision whose content is not erased, or a live blob, uses. */
+  async #usedAmong(sha256s: readonly string[]): Promise<Set<string>> {
+    const referenced = await new AssetsRepository(this.#scope).referencedAmong(sha256s);
+    const held = await new BlobsRepository(this.#scope).heldAmong(sha256s);
+    return new Set([...referenced, ...held]);
+  }
+
+  /** Takes the content locks of `sha256s` until the transaction ends, in one order for all. */
+  async #lock(sha256s: readonly string[], mode: 'shared' | 'exclusive'): Promise<void> {
+    if (this.#scope.kind !== 'postgres' || sha256s.length === 0) return;
+    const buckets = [...new Set(sha256s.map(bucketOf))].sort((a, b) => a - b);
+    const take = sql.raw(
+      mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock',
+    );
+    // unnest yields the buckets in their sorted order, so two transactions cannot deadlock.
+    await sql`select ${take}(${CONTENT_LOCK_SPACE}::int, b) from unnest(${buckets}::int[]) as b`.execute(
+      this.#scope.db,
+    );
   }
 }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync, unlinkSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { ByteRange, ByteSource, ByteStore, PutResult } from './byte-store.js';
@@ -85,8 +85,12 @@ export class DiskByteStore implements ByteStore {
     }
   }
 
-  async has(sha256: string): Promise<boolean> {
-    return isSha256Hex(sha256) && exists(this.pathOf(sha256));
+  // `has` and `delete` run inside transactions (ContentRepository) and do not yield to the event
+  // loop: a SQLite transaction that yields while it holds the write lock makes another connection
+  // of the same process (two stores, as in tests) wait out busy_timeout blocking that very loop.
+  has(sha256: string): Promise<boolean> {
+    const stored = isSha256Hex(sha256) && statSync(this.pathOf(sha256), { throwIfNoEntry: false });
+    return Promise.resolve(stored !== false && stored !== undefined);
   }
 
   async size(sha256: string): Promise<number | null> {
@@ -118,13 +122,13 @@ export class DiskByteStore implements ByteStore {
     });
   }
 
-  async delete(sha256: string): Promise<boolean> {
-    if (!isSha256Hex(sha256)) return false;
+  delete(sha256: string): Promise<boolean> {
+    if (!isSha256Hex(sha256)) return Promise.resolve(false);
     try {
-      await unlink(this.pathOf(sha256));
-      return true;
+      unlinkSync(this.pathOf(sha256));
+      return Promise.resolve(true);
     } catch (error) {
-      if (isNotFound(error)) return false;
+      if (isNotFound(error)) return Promise.resolve(false);
       throw error;
     }
   }

@@ -1,4 +1,5 @@
 import { schemaUri, v2 } from '@galley/core';
+import type { StoreScope } from '@galley/store';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { streamMultipart } from '../../http/multipart.js';
@@ -16,7 +17,7 @@ import { AssetCursor } from '../pages.js';
 import { assetListItem, assetBody } from '../views.js';
 import { uploadPath } from '../upload-path.js';
 import { MAX_BLOB_BYTES } from './blobs.js';
-import { assetAnswer, createAsset, releaseUnused } from '../write-asset.js';
+import { assetAnswer, createAsset, releaseUnused, uploadLost } from '../write-asset.js';
 import type { Caller } from './write.js';
 import { assetWrite } from './write.js';
 import { responses } from './responses.js';
@@ -44,7 +45,9 @@ async function createFromJson(
   caller: Caller,
   input: v2.CreateAsset,
 ) {
-  const files = await stageSpecs(ctx.store, caller.accountNumber, input.files, 'files');
+  const staged = (scope: StoreScope) =>
+    stageSpecs(scope, caller.accountNumber, input.files, 'files');
+  const files = await staged(ctx.store);
   if (input.kind !== 'production') {
     return createAsset(ctx, commit, {
       ...caller,
@@ -52,6 +55,7 @@ async function createFromJson(
       title: input.title,
       files,
       field: 'files',
+      recheck: staged,
     });
   }
   const taken = files.find((f) => f.path === 'production.json');
@@ -67,6 +71,7 @@ async function createFromJson(
     files: [productionFile(input), ...files],
     field: 'files',
     medium: input.medium,
+    recheck: staged,
   });
 }
 
@@ -103,6 +108,7 @@ async function upload(ctx: V2Context, req: Request, res: Response, caller: Calle
           title: input.title,
           files: [{ ...stageStored(path, sha256, size, 'file') }],
           field: 'file',
+          recheck: () => Promise.reject(uploadLost()),
         });
         committed = true;
         return answer;
@@ -181,6 +187,7 @@ export function assetRoutes(api: ApiRouter, ctx: V2Context): void {
         },
         ...responses.write,
         413: responses[413],
+        503: responses[503],
       },
     },
     async ({ req, res, body }) => {

@@ -6,6 +6,7 @@ import { putRequestBody } from '../../http/raw-body.js';
 import { problem } from '../../http/problem.js';
 import type { ApiRouter } from '../../openapi/api-router.js';
 import { responses } from './responses.js';
+import { uploadLost } from '../write-asset.js';
 
 /** A blob is at most 256 MiB, counted while streaming (decisions §6). */
 export const MAX_BLOB_BYTES = 256 * 1024 * 1024;
@@ -25,6 +26,7 @@ export function blobRoutes(api: ApiRouter, ctx: V2Context): void {
         201: { description: 'Stored', schema: v2.Blob },
         200: { description: 'The caller already held these bytes', schema: v2.Blob },
         413: responses[413],
+        503: responses[503],
       },
     },
     async ({ req, res }) => {
@@ -32,7 +34,11 @@ export function blobRoutes(api: ApiRouter, ctx: V2Context): void {
       const { sha256, size } = await putRequestBody(req, ctx.store.bytes, {
         maxBytes: MAX_BLOB_BYTES,
       });
-      const { created } = await ctx.store.blobs.record({ accountNumber, sha256, size });
+      // Recorded where no release can delete the bytes: one may have since they were stored.
+      const { created } = await ctx.store.transaction(async (tx) => {
+        if ((await tx.content.keep([sha256])).length > 0) throw uploadLost();
+        return tx.blobs.record({ accountNumber, sha256, size });
+      });
       res.status(created ? 201 : 200).json({ sha256, size });
     },
   );

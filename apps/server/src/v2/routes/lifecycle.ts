@@ -1,13 +1,14 @@
 import { v2 } from '@galley/core';
 import type { AssetKind } from '@galley/core';
+import type { StoreScope } from '@galley/store';
 import type { z } from 'zod';
 import type { ApiRouter } from '../../openapi/api-router.js';
 import type { AssetRecord, V2Context } from '../context.js';
-import { assetNotFound, readableAsset, revisionOf } from '../context.js';
+import { assetNotFound, readableAsset } from '../context.js';
 import { stageStored } from '../file-specs.js';
 import { HttpProblem } from '../../http/problem.js';
 import { assetProblem } from '../problems.js';
-import { assetAnswer, commitRevision, createAsset } from '../write-asset.js';
+import { assetAnswer, commitReleasing, commitRevision, createAsset } from '../write-asset.js';
 import { AssetParams } from './assets.js';
 import { responses } from './responses.js';
 import { assetWrite } from './write.js';
@@ -22,30 +23,40 @@ export const allowedMoves: Readonly<Record<State, readonly State[]>> = {
   active: ['archived', 'deleted'],
 };
 
-/** The files of a readable revision, as staged files of `field` (their bytes stay shared). */
-async function storedFiles(ctx: V2Context, asset: AssetRecord, number: number | undefined) {
-  const revision = await revisionOf(ctx.store, asset, number);
+/**
+ * The files of a revision to copy, the current one unless `number` (sent as `field`) names
+ * another: a revision the asset lacks is an unresolvable reference (422), an erased one 410.
+ */
+async function storedFiles(
+  scope: StoreScope,
+  asset: AssetRecord,
+  input: { number: number | undefined; field: string },
+) {
+  const at = input.number ?? asset.currentRevision;
+  const revision = await scope.assets.revision(asset.id, at);
+  const files = revision?.erasedAt === null ? await scope.assets.files(asset.id, at) : [];
+  // Deleted for good since it was read, its rows maybe between these reads: as if this request
+  // had come after the deletion.
+  if (!(await scope.assets.find(asset.id))) throw assetNotFound();
+  if (!revision) throw validationFailed({ [input.field]: [`The asset has no revision ${at}.`] });
   if (revision.erasedAt !== null) {
-    throw assetProblem(
-      'content_erased',
-      `The content of ${asset.id}@${revision.number} was erased.`,
-    );
+    throw assetProblem('content_erased', `The content of ${asset.id}@${at} was erased.`);
   }
-  return { revision, files: await ctx.store.assets.files(asset.id, revision.number) };
+  return files;
 }
 
 /** A copy's source: another asset the caller may read (else 422: an unresolvable reference). */
 async function copySource(
-  ctx: V2Context,
+  scope: StoreScope,
   owner: string,
   source: z.output<typeof v2.CopyAsset>['source'],
 ) {
   try {
-    const asset = await readableAsset(ctx.store, source.asset, owner);
-    return await storedFiles(ctx, asset, source.revision);
+    const asset = await readableAsset(scope, source.asset, owner);
+    return await storedFiles(scope, asset, { number: source.revision, field: 'source.revision' });
   } catch (error) {
-    if (!(error instanceof HttpProblem) || error.status >= 500) throw error;
-    const field = error.status === 410 || source.revision ? 'source.revision' : 'source.asset';
+    if (!(error instanceof HttpProblem) || error.status >= 500 || error.status === 422) throw error;
+    const field = error.status === 410 ? 'source.revision' : 'source.asset';
     throw validationFailed({ [field]: [error.detail] });
   }
 }
@@ -71,19 +82,16 @@ export function lifecycleRoutes(api: ApiRouter, ctx: V2Context): void {
         ctx,
         { req, res, id: params.id, access: 'read', body },
         async ({ asset, body, caller, commit }) => {
-          const { files } = await storedFiles(ctx, asset, body.revision).catch((error: unknown) => {
-            // The asset is the path's; a revision named in the body is a reference (422).
-            if (error instanceof HttpProblem && error.status === 404) {
-              throw validationFailed({ revision: [error.detail] });
-            }
-            throw error;
-          });
+          const source = (scope: StoreScope) =>
+            storedFiles(scope, asset, { number: body.revision, field: 'revision' });
+          const files = await source(ctx.store);
           return createAsset(ctx, commit, {
             ...caller,
             kind: asset.kind as AssetKind,
             title: body.title,
             files: files.map((f) => ({ ...f, field: 'revision' })),
             field: 'revision',
+            recheck: source,
           });
         },
       ),
@@ -113,7 +121,8 @@ export function lifecycleRoutes(api: ApiRouter, ctx: V2Context): void {
               id: [`copies go into productions; ${asset.id} is an ${asset.kind}`],
             });
           }
-          const { files } = await copySource(ctx, caller.owner, body.source);
+          const source = (scope: StoreScope) => copySource(scope, caller.owner, body.source);
+          const files = await source(ctx.store);
           const put = files.map((f) => ({
             ...stageStored(`${body.to}${f.path}`, f.sha256, f.size, 'source'),
             schemaUri: f.schemaUri,
@@ -122,6 +131,7 @@ export function lifecycleRoutes(api: ApiRouter, ctx: V2Context): void {
             put,
             remove: [],
             field: 'to',
+            recheck: source,
           });
         },
       ),
@@ -179,7 +189,7 @@ export function lifecycleRoutes(api: ApiRouter, ctx: V2Context): void {
     },
     ({ req, res, params, body }) =>
       assetWrite(ctx, { req, res, id: params.id, access: 'write', body }, ({ asset, commit }) =>
-        commit(async (tx) => {
+        commitReleasing(ctx, commit, async (tx) => {
           const current = await tx.assets.lockRow(asset.id);
           if (!current) throw assetNotFound(); // deleted for good meanwhile
           if (current.state !== 'deleted') {
@@ -189,8 +199,7 @@ export function lifecycleRoutes(api: ApiRouter, ctx: V2Context): void {
               { state: current.state },
             );
           }
-          await tx.content.release(await tx.assets.delete(asset.id));
-          return { status: 204 };
+          return { answer: { status: 204 }, dropped: await tx.assets.delete(asset.id) };
         }),
       ),
   );

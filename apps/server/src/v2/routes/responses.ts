@@ -13,6 +13,10 @@ export const responses = {
   410: r("The revision's content was erased (content_erased)"),
   413: r('The body or file is larger than allowed'),
   422: r('Invalid input: `errors` maps each field to its reasons'),
+  503: r(
+    'upload_lost: an erase or expiry deleted the uploaded bytes as unused before they were ' +
+      'recorded; send them again',
+  ),
   /** Writes that create something new. */
   get write(): Record<number, ResponseSpec> {
     return { 400: r('The body is not JSON'), 409: this[409], 422: this[422] };

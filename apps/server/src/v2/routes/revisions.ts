@@ -1,4 +1,5 @@
 import { StoredNumberText, v2 } from '@galley/core';
+import type { StoreScope } from '@galley/store';
 import type { ApiRouter } from '../../openapi/api-router.js';
 import type { V2Context } from '../context.js';
 import { callerOf, readableAsset, revisionOf } from '../context.js';
@@ -6,7 +7,7 @@ import { stageSpecs } from '../file-specs.js';
 import { decodeCursor, pageOf } from '../../http/paging.js';
 import { nextPageUrl } from '../../http/paging.js';
 import { RevisionCursor } from '../pages.js';
-import { assetAnswer, commitRevision } from '../write-asset.js';
+import { assetAnswer, commitReleasing, commitRevision } from '../write-asset.js';
 import { refOf } from '../views.js';
 import { AssetParams } from './assets.js';
 import { responses } from './responses.js';
@@ -72,12 +73,15 @@ export function revisionRoutes(api: ApiRouter, ctx: V2Context): void {
         ctx,
         { req, res, id: params.id, access: 'write', body },
         async ({ asset, body, caller, commit }) => {
-          const put = await stageSpecs(store, caller.accountNumber, body.put, 'put');
+          const staged = (scope: StoreScope) =>
+            stageSpecs(scope, caller.accountNumber, body.put, 'put');
+          const put = await staged(store);
           const remove = body.remove.map((path, i) => ({ path, field: `remove.${i}` }));
           return commitRevision(ctx, commit, asset, body.base_revision, {
             put,
             remove,
             field: 'put',
+            recheck: staged,
           });
         },
       ),
@@ -89,7 +93,9 @@ export function revisionRoutes(api: ApiRouter, ctx: V2Context): void {
       path: '/assets/{id}/revisions/{n}/content',
       summary: "Erase a revision's content",
       description:
-        'The revision stays listed; its files answer 410. Bytes no other revision uses are deleted.',
+        'The revision stays listed; its files answer 410. Bytes no other revision uses are ' +
+        "deleted, and the caller's own uploads (blobs) of these bytes go too: erasing means the " +
+        'bytes are gone, so a later `{blob}` naming them answers 422.',
       params: RevisionParams,
       body: v2.EraseContent,
       responses: {
@@ -103,7 +109,7 @@ export function revisionRoutes(api: ApiRouter, ctx: V2Context): void {
         { req, res, id: params.id, access: 'write', body },
         async ({ asset, body, caller, commit }) => {
           const revision = await revisionOf(store, asset, params.n);
-          return commit(async (tx) => {
+          return commitReleasing(ctx, commit, async (tx) => {
             const used = await tx.assets.eraseRevision(
               asset.id,
               revision.number,
@@ -111,8 +117,7 @@ export function revisionRoutes(api: ApiRouter, ctx: V2Context): void {
             );
             // The caller's own uploads of these bytes go too: erasing means the bytes are gone.
             await tx.blobs.drop(caller.accountNumber, used);
-            await tx.content.release(used);
-            return assetAnswer(tx, asset.id, revision.number);
+            return { answer: await assetAnswer(tx, asset.id, revision.number), dropped: used };
           });
         },
       ),

@@ -1,0 +1,101 @@
+// The content lock (ContentRepository): bytes are deleted only when, under a lock writers also
+// take, nothing uses them, and only after the transaction that dropped their last use committed.
+import { expect, it } from 'vitest';
+import type { Inspection } from '@galley/core';
+import type { Store } from '@galley/store';
+import { newId } from '@galley/store';
+import { describeStores, lockWaitBegun } from './stores.js';
+
+const inspection: Inspection = {
+  verdict: 'passed',
+  media: [],
+  checks: [],
+  contracts: { 'media-contract': '1.0', 'svc-contract': '1.0' },
+  inspected_at: '2030-01-01T00:00:00.000+00:00',
+};
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+async function storedText(store: Store, text: string): Promise<string> {
+  const put = await store.bytes.put([new TextEncoder().encode(text)]);
+  if (!put.ok) throw new Error('setup');
+  return put.sha256;
+}
+
+const fileOf = (sha256: string) => ({
+  path: 'a.txt',
+  sha256,
+  mediaType: 'text/plain',
+  size: 1,
+  schemaUri: null,
+});
+
+async function assetWith(scope: Pick<Store, 'assets'>, sha256: string) {
+  return scope.assets.create({
+    id: newId('ast'),
+    owner: 'user:1',
+    kind: 'data',
+    title: 'Asset',
+    files: [fileOf(sha256)],
+    inspection,
+  });
+}
+
+describeStores('content lock', (t) => {
+  it('keeps bytes a writer holds until it commits, though nothing used them when release began', async () => {
+    const sha256 = await storedText(t.store, 'kept by a writer');
+    const kept = deferred();
+    const gate = deferred();
+    const writer = t.store.transaction(async (tx) => {
+      expect(await tx.content.keep([sha256])).toEqual([]);
+      kept.resolve();
+      await gate.promise;
+      return assetWith(tx, sha256);
+    });
+    await kept.promise;
+    // Nothing has committed a use yet: the release must wait for the writer, not delete.
+    const release = t.store.content.release([sha256]);
+    if (t.kind === 'postgres') await Promise.race([lockWaitBegun(t.store), release]);
+    gate.resolve();
+    const asset = await writer;
+    expect(await release).toEqual([]);
+    expect(await t.store.bytes.has(sha256)).toBe(true);
+    expect(await t.store.assets.referencedAmong([sha256])).toEqual(new Set([sha256]));
+    expect(asset.currentRevision).toBe(1);
+  });
+
+  it('answers the contents a release deleted before the writer kept them', async () => {
+    const gone = await storedText(t.store, 'released first');
+    const here = await storedText(t.store, 'still used');
+    await assetWith(t.store, here);
+    expect(await t.store.content.release([gone, here])).toEqual([gone]);
+    const missing = await t.store.transaction((tx) => tx.content.keep([gone, here, gone]));
+    expect(missing).toEqual([gone]);
+  });
+
+  it('deletes nothing for a write rolled back, and refuses to release inside a transaction', async () => {
+    const sha256 = await storedText(t.store, 'erase rolled back');
+    const asset = await assetWith(t.store, sha256);
+    const rolledBack = t.store.transaction(async (tx) => {
+      const used = await tx.assets.eraseRevision(asset.id, 1, null);
+      await expect(tx.content.release(used)).rejects.toThrow(/after the transaction/);
+      throw new Error('rolled back');
+    });
+    await expect(rolledBack).rejects.toThrow('rolled back');
+    expect(await t.store.content.release([sha256])).toEqual([]);
+    expect(await t.store.bytes.has(sha256)).toBe(true);
+    const used = await t.store.assets.eraseRevision(asset.id, 1, null);
+    expect(await t.store.content.release(used)).toEqual([sha256]);
+    expect(await t.store.bytes.has(sha256)).toBe(false);
+  });
+
+  it('keeps only inside a transaction', async () => {
+    await expect(t.store.content.keep([])).rejects.toThrow(/inside the writing transaction/);
+  });
+});
