@@ -3,38 +3,22 @@
 // process has): each write answers what it answers in sequence, and no asset points at bytes
 // that are gone.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openStore } from '@galley/store';
 import type { Store } from '@galley/store';
 import { describeStores } from '../../../../packages/store/test/stores.js';
 import { holdNext } from '../platform/hold.js';
-import type { Call } from './helpers.js';
-import {
-  clientOf,
-  createImage,
-  createProduction,
-  key,
-  png,
-  serveStore,
-  uploadBlob,
-} from './helpers.js';
+import type { Call, Served } from './helpers.js';
+import { createImage, createProduction, key, png, serveTwice, uploadBlob } from './helpers.js';
 
 describeStores('writes racing an erase or a deletion of the bytes they use', (t) => {
-  let a: Awaited<ReturnType<typeof serveStore>>;
-  let b: Awaited<ReturnType<typeof serveStore>>;
+  let a: Served;
   let storeB: Store;
   /** The account of server A, calling server B. */
   let onB: Call;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    a = await serveStore(t.store, t.clock);
-    storeB = await openStore(t.options);
-    b = await serveStore(storeB, t.clock);
-    onB = clientOf({ url: b.url }, a.token);
+    ({ a, storeB, onB, close } = await serveTwice(t));
   });
-  afterAll(async () => {
-    await b.close();
-    await storeB.close();
-    await a.close();
-  });
+  afterAll(() => close());
 
   const erase = (id: string, n = 1) =>
     a.call('DELETE', `/assets/${id}/revisions/${n}/content`, { json: { request_key: key() } });

@@ -6,7 +6,9 @@ import { deflateSync } from 'node:zlib';
 import type { Problem, v2 } from '@galley/core';
 import type { z } from 'zod';
 import { loadConfig, startServer } from '@galley/server';
+import { openStore } from '@galley/store';
 import type { Store, TestClock } from '@galley/store';
+import type { StoreTarget } from '../../../../packages/store/test/stores.js';
 import { startTestServer } from '../platform/harness.js';
 import type { TestServer } from '../platform/harness.js';
 
@@ -187,4 +189,23 @@ export async function serveStore(
   // the seeding mix with a test's.
   await call('GET', '/schemas');
   return { url: server.url, token, accountNumber, call, close: () => server.close() };
+}
+
+export type Served = Awaited<ReturnType<typeof serveStore>>;
+
+/**
+ * Two servers on one store, for races: `b` has a connection of its own, as another process has;
+ * `onB` calls `b` as `a`'s account.
+ */
+export async function serveTwice(t: StoreTarget) {
+  const a = await serveStore(t.store, t.clock);
+  const storeB = await openStore(t.options);
+  const b = await serveStore(storeB, t.clock);
+  const onB = clientOf({ url: b.url }, a.token);
+  const close = async () => {
+    await b.close();
+    await storeB.close();
+    await a.close();
+  };
+  return { a, b, storeB, onB, close };
 }

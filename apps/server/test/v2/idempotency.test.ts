@@ -3,10 +3,10 @@ import type { Request, Response } from 'express';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeStores } from '../../../../packages/store/test/stores.js';
 import type { Store, StoreScope } from '@galley/store';
-import { REQUEST_KEY_LEASE_SECONDS, openStore } from '@galley/store';
+import { REQUEST_KEY_LEASE_SECONDS } from '@galley/store';
 import { stageSpecs } from '../../src/v2/file-specs.js';
 import { Idempotency, canonicalJson, fingerprintOf } from '../../src/v2/idempotency.js';
-import type { Call, Reply, TestServer } from './helpers.js';
+import type { Call, Reply, Served, TestServer } from './helpers.js';
 import {
   clientOf,
   createImage,
@@ -14,6 +14,7 @@ import {
   key,
   png,
   serveStore,
+  serveTwice,
   startTestServer,
   uploadBlob,
 } from './helpers.js';
@@ -229,7 +230,7 @@ describe('deeply nested JSON bodies', () => {
 });
 
 describeStores('20 concurrent requests with one key', (t) => {
-  let served: Awaited<ReturnType<typeof serveStore>>;
+  let served: Served;
   beforeAll(async () => {
     served = await serveStore(t.store, t.clock);
   });
@@ -436,22 +437,14 @@ interface WriteCase {
 }
 
 describeStores('a write and its first answer, committed together', (t) => {
-  let a: Awaited<ReturnType<typeof serveStore>>;
-  let b: Awaited<ReturnType<typeof serveStore>>;
-  let storeB: Store;
+  let a: Served;
   /** The same account as `a.call`, on the other server (its own connection, as a process). */
   let onB: Call;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    a = await serveStore(t.store, t.clock);
-    storeB = await openStore(t.options);
-    b = await serveStore(storeB, t.clock);
-    onB = clientOf({ url: b.url }, a.token);
+    ({ a, onB, close } = await serveTwice(t));
   });
-  afterAll(async () => {
-    await b.close();
-    await storeB.close();
-    await a.close();
-  });
+  afterAll(() => close());
 
   const sendJson = (method: string, path: string, json: { request_key: string }) => (call: Call) =>
     call(method, path, { json });

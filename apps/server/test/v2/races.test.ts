@@ -2,11 +2,9 @@
 // two processes have): every outcome is one that the same requests sent one at a time, in some
 // order, would give (decisions §6: the moves allowed; asset-api-v2: 409 for any other).
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openStore } from '@galley/store';
-import type { Store } from '@galley/store';
 import { describeStores } from '../../../../packages/store/test/stores.js';
-import type { Call, Reply } from './helpers.js';
-import { clientOf, createImage, key, png, serveStore, uploadBlob } from './helpers.js';
+import type { Call, Reply, Served } from './helpers.js';
+import { createImage, key, png, serveTwice, uploadBlob } from './helpers.js';
 
 type State = 'active' | 'archived' | 'deleted';
 /** A state move (PUT state) or a permanent deletion (DELETE). */
@@ -56,22 +54,16 @@ const outcomeOf = (reply: Reply): Outcome =>
     : { status: reply.status };
 
 describeStores('concurrent writes on one asset', (t) => {
-  let a: Awaited<ReturnType<typeof serveStore>>;
-  let b: Awaited<ReturnType<typeof serveStore>>;
-  let storeB: Store;
+  let a: Served;
   /** The same account on both servers. */
   let servers: Call[];
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    a = await serveStore(t.store, t.clock);
-    storeB = await openStore(t.options);
-    b = await serveStore(storeB, t.clock);
-    servers = [a.call, clientOf({ url: b.url }, a.token)];
+    const two = await serveTwice(t);
+    ({ a, close } = two);
+    servers = [a.call, two.onB];
   });
-  afterAll(async () => {
-    await b.close();
-    await storeB.close();
-    await a.close();
-  });
+  afterAll(() => close());
 
   const send = (call: Call, id: string, write: Write) =>
     write === 'purge'
