@@ -1,4 +1,5 @@
 export * from './report/violation.js';
+export * from './report/shown-values.js';
 export * from './report/codes.js';
 export * from './report/folder.js';
 export * from './media/catalog.js';

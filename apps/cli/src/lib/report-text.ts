@@ -1,3 +1,4 @@
+import { shownValues } from '@galley/core';
 import type { CheckReport, Violation } from '@galley/core';
 import type { Paint } from './paint.js';
 
@@ -39,12 +40,12 @@ function violationText(v: Violation, paint: Paint): string[] {
   const lines = [`  ${severity}  ${paint.bold(placeOf(v))}  ${paint.dim(v.code)}`];
   const indent = ' '.repeat(11);
   lines.push(`${indent}${v.message}`);
-  // Typed values the message already spells out are not repeated, nor a pair that reads the
-  // same on both sides (a missing file's reference as written and as resolved).
-  const same = v.expected !== undefined && valueText(v.expected) === valueText(v.actual);
+  // Typed values the message already spells out are not repeated (nor a pair that reads the
+  // same on both sides: see shownValues).
+  const { expected, actual } = shownValues(v);
   const typed = [
-    ...(v.expected === undefined || same ? [] : [`expected ${valueText(v.expected)}`]),
-    ...(v.actual === undefined || same ? [] : [`found ${valueText(v.actual)}`]),
+    ...(expected === undefined ? [] : [`expected ${valueText(expected)}`]),
+    ...(actual === undefined ? [] : [`found ${valueText(actual)}`]),
   ].filter((text) => !v.message.includes(text.slice(text.indexOf(' ') + 1)));
   if (typed.length > 0) lines.push(`${indent}${paint.dim(typed.join(', '))}`);
   if (v.suggestion !== undefined) lines.push(`${indent}${paint.cyan(`→ ${v.suggestion}`)}`);

@@ -90,6 +90,10 @@ describe.skipIf(!!why)('screen: other clients’ saves and locks', () => {
       .poll(() => page.locator('#edit-result').textContent())
       .toContain('Someone saved this page meanwhile');
     await expect.poll(() => restart.isVisible()).toBe(true);
+    // Save is no longer offered for a draft that can never be saved.
+    const saveButton = page.getByRole('button', { name: 'Save', exact: true });
+    expect(await saveButton.isDisabled()).toBe(true);
+    expect(await page.locator('#save-state').textContent()).toMatch(/cannot be saved/);
 
     // Starting again shows the saved page (the agent's change, not the dropped draft) and saves.
     await restart.click();
@@ -103,7 +107,8 @@ describe.skipIf(!!why)('screen: other clients’ saves and locks', () => {
     await page.locator('#op-insert-html').fill('<p id="again">Saved this time.</p>');
     await page.getByRole('button', { name: 'Insert', exact: true }).click();
     await expect.poll(() => outlineHas('again')).toBe(1);
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    expect(await saveButton.isDisabled()).toBe(false);
+    await saveButton.click();
     await expect
       .poll(() => page.locator('#edit-result').textContent())
       .toMatch(/^Saved as revision \d+\.$/);

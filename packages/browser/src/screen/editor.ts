@@ -40,6 +40,8 @@ interface Editor {
   problems: Pick<CheckReport, 'checks' | 'violations'> | null;
   /** A save request is on its way: Save stays disabled, so a double-click saves once. */
   saving: boolean;
+  /** Someone saved the page since this draft's base: it can only be started again. */
+  conflicted: boolean;
   previewed: string | null;
   lock: LockKeeper | null;
 }
@@ -82,6 +84,7 @@ export async function startEditor(): Promise<void> {
     selected: null,
     problems: null,
     saving: false,
+    conflicted: false,
     previewed: null,
     lock: null,
   };
@@ -218,9 +221,11 @@ function showSaveState(editor: Editor): void {
   const button = byId<HTMLButtonElement>('save-page');
   const why = editor.saving
     ? 'Saving…'
-    : editor.draft && !editor.draft.canUndo
-      ? 'Nothing to save: no change since the saved page.'
-      : '';
+    : editor.conflicted
+      ? 'This draft cannot be saved: start again from the saved page.'
+      : editor.draft && !editor.draft.canUndo
+        ? 'Nothing to save: no change since the saved page.'
+        : '';
   button.disabled = why !== '';
   button.title = why;
   byId('save-state').textContent = why;
@@ -327,6 +332,8 @@ function offerRestart(editor: Editor, failure: Failure): void {
     'error',
   );
   byId('restart-draft').hidden = false;
+  editor.conflicted = true;
+  showSaveState(editor);
 }
 
 async function restart(editor: Editor): Promise<void> {
@@ -334,6 +341,7 @@ async function restart(editor: Editor): Promise<void> {
   const discarded = await lib.attempt(() => editor.client.v1.discardDraft(editor.page.id));
   if (!discarded.ok) return failed(editor, discarded.failure);
   byId('restart-draft').hidden = true;
+  editor.conflicted = false;
   editor.draft = null;
   editor.problems = null;
   await onLock(editor, { kind: 'held' });

@@ -1,3 +1,4 @@
+import { shownValues } from '@galley/core';
 import type { CheckReport, Violation } from '@galley/core';
 import type { Failure } from '../result.js';
 import { describeFailure } from '../result.js';
@@ -42,6 +43,7 @@ const shown = (value: unknown) => (typeof value === 'string' ? value : JSON.stri
 
 /** One violation as a list item: severity, code, place, message, expected and actual. */
 export function violationItem(v: Violation, extra?: Node): HTMLLIElement {
+  const { expected, actual } = shownValues(v);
   return h(
     'li',
     {
@@ -55,8 +57,8 @@ export function violationItem(v: Violation, extra?: Node): HTMLLIElement {
     h('span', { class: 'mono' }, place(v)),
     ': ',
     v.message,
-    v.expected === undefined ? '' : ` Expected ${shown(v.expected)}.`,
-    v.actual === undefined ? '' : ` Found ${shown(v.actual)}.`,
+    expected === undefined ? '' : ` Expected ${shown(expected)}.`,
+    actual === undefined ? '' : ` Found ${shown(actual)}.`,
     v.suggestion ? ` ${v.suggestion}` : '',
     extra ?? '',
   );
