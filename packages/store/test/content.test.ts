@@ -3,7 +3,9 @@
 import { expect, it } from 'vitest';
 import type { Inspection } from '@galley/core';
 import type { Store } from '@galley/store';
-import { newId } from '@galley/store';
+import { newId, openStore, sqliteFileOf } from '@galley/store';
+import Database from 'better-sqlite3';
+import { folderState, person } from './projects-fixtures.js';
 import { describeStores, lockWaitBegun } from './stores.js';
 
 const inspection: Inspection = {
@@ -95,7 +97,48 @@ describeStores('content lock', (t) => {
     expect(await t.store.bytes.has(sha256)).toBe(false);
   });
 
+  it('never releases contents kept for good (the editing interface shares the byte store)', async () => {
+    const kept = await storedText(t.store, 'a folder file of a project');
+    const unused = await storedText(t.store, 'nothing uses this');
+    await t.store.content.keepForever([kept, kept]);
+    await t.store.content.keepForever([kept]); // again: nothing changes
+    expect(await t.store.content.release([kept, unused])).toEqual([unused]);
+    expect(await t.store.bytes.has(kept)).toBe(true);
+    expect(await t.store.bytes.has(unused)).toBe(false);
+  });
+
   it('keeps only inside a transaction', async () => {
     await expect(t.store.content.keep([])).rejects.toThrow(/inside the writing transaction/);
   });
+});
+
+describeStores('contents kept for good, recorded when the table came', (t) => {
+  // The migration fills the table from what projects already hold: a store made before it
+  // (here: its table dropped and the migration forgotten) keeps its projects' bytes too.
+  if (t.kind === 'sqlite')
+    it('keeps the folder files and confirmed ZIPs of existing projects', async () => {
+      const { store, options } = await t.fresh();
+      const fileBytes = await storedText(store, 'seed-index');
+      const owner = await person(store, 'keeper@example.org');
+      await store.projects.create({
+        accountNumber: owner.accountNumber,
+        byName: owner.name,
+        state: folderState('Kept', { 'index.html': 'seed-index' }),
+      });
+      await store.close();
+      if (options.kind !== 'sqlite') throw new Error('a SQLite store was asked for');
+      const file = sqliteFileOf(options.dataDir);
+      const raw = new Database(file);
+      raw.exec(
+        `drop table kept_contents; delete from kysely_migration where name = '005_kept_contents'`,
+      );
+      raw.close();
+      const reopened = await openStore(options);
+      try {
+        expect(await reopened.content.release([fileBytes])).toEqual([]);
+        expect(await reopened.bytes.has(fileBytes)).toBe(true);
+      } finally {
+        await reopened.close();
+      }
+    });
 });

@@ -37,7 +37,7 @@ export const defaultV1Memory: V1Memory = {
 
 export function v1Router(deps: ApiDeps, memory: V1Memory = defaultV1Memory): Router {
   const { store, clock, config } = deps;
-  const files = new FolderFiles(store.bytes, memory.fileBytes);
+  const files = new FolderFiles(store, memory.fileBytes);
   const states = new RevisionStates(store, memory.stateBytes);
   const changes = new ProjectChanges(store, states, files);
   const drafts = new DraftService({ store, states, files, cacheBytes: memory.draftBytes });

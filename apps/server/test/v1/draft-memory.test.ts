@@ -49,7 +49,7 @@ describe('drafts without room in memory', () => {
     const created = await store.accounts.create({ email, name: email, password: 'p' });
     if (!created.ok) throw new Error('setup');
     const { account } = created;
-    const files = new FolderFiles(store.bytes, 1 << 20);
+    const files = new FolderFiles(store, 1 << 20);
     const states = new RevisionStates(store, 1 << 20);
     const project = await new ProjectChanges(store, states, files).create(account, projectFolder());
     const pageId = (await store.projectRevisions.pageIds(project.id)).get('index.html')!;

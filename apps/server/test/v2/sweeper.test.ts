@@ -118,3 +118,17 @@ it('expires blobs after a day: unusable at once, bytes deleted unless an asset u
   await eventually(() => !onDisk(lonely));
   expect((await call('GET', `/assets/${asset.body.asset.id}/files/i.png`)).status).toBe(200);
 });
+
+it('keeps bytes a project of the editing interface uses when a blob of the same bytes expires', async () => {
+  const css = 'body { margin: 0; }\n'; // the style sheet of the v1 test folder
+  const { createProject } = await import('../v1/helpers.js');
+  const { id } = await createProject(s, s.token, 'Shares bytes');
+  const sha256 = await uploadBlob(call, Buffer.from(css));
+  s.clock.advanceSeconds(2 * DAY);
+  await settle();
+  expect(onDisk(sha256)).toBe(true);
+  const folder = await fetch(`${s.url}/api/v1/projects/${id}/folder`, {
+    headers: { authorization: `Bearer ${s.token}` },
+  });
+  expect(folder.status).toBe(200);
+});

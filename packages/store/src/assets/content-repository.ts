@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { RepoScope } from '../scope.js';
 import { AssetsRepository } from './assets-repository.js';
 import { BlobsRepository } from './blobs-repository.js';
-import { chunks } from './records.js';
+import { ROWS_PER_INSERT, VALUES_PER_LIST, chunks } from './records.js';
 
 /** Advisory lock keys `(CONTENT_LOCK_SPACE, bucket)` on PostgreSQL are content locks. */
 const CONTENT_LOCK_SPACE = 0x67616c79; // "galy"
@@ -45,6 +45,27 @@ export class ContentRepository {
   }
 
   /**
+   * Keeps contents for good (the editing interface's folder files and confirmed ZIPs: it never
+   * lets bytes go): no release deletes them after this. Run it before the bytes are written or
+   * found present: it waits for a release under way, so bytes that release deleted are then seen
+   * missing and written again.
+   */
+  async keepForever(sha256s: Iterable<string>): Promise<void> {
+    const distinct = [...new Set(sha256s)];
+    if (distinct.length === 0) return;
+    await this.#scope.transaction(async (tx) => {
+      await new ContentRepository(tx).#lock(distinct, 'shared');
+      for (const part of chunks(distinct, ROWS_PER_INSERT)) {
+        await tx.db
+          .insertInto('kept_contents')
+          .values(part.map((sha256) => ({ sha256 })))
+          .onConflict((oc) => oc.column('sha256').doNothing())
+          .execute();
+      }
+    });
+  }
+
+  /**
    * Deletes the bytes of each content nothing uses any more; answers those deleted. Run it after
    * the transaction that dropped the last use has committed, never inside it: a write rolled
    * back must not have deleted bytes it still references. Each batch runs in a short
@@ -69,11 +90,27 @@ export class ContentRepository {
     return deleted;
   }
 
-  /** The contents a revision whose content is not erased, or a live blob, uses. */
+  /**
+   * The contents a revision whose content is not erased, a live blob, or the editing interface
+   * (`keepForever`) uses.
+   */
   async #usedAmong(sha256s: readonly string[]): Promise<Set<string>> {
     const referenced = await new AssetsRepository(this.#scope).referencedAmong(sha256s);
     const held = await new BlobsRepository(this.#scope).heldAmong(sha256s);
-    return new Set([...referenced, ...held]);
+    return new Set([...referenced, ...held, ...(await this.#keptAmong(sha256s))]);
+  }
+
+  async #keptAmong(sha256s: readonly string[]): Promise<string[]> {
+    const kept: string[] = [];
+    for (const part of chunks(sha256s, VALUES_PER_LIST)) {
+      const rows = await this.#scope.db
+        .selectFrom('kept_contents')
+        .select('sha256')
+        .where('sha256', 'in', part)
+        .execute();
+      kept.push(...rows.map((row) => row.sha256));
+    }
+    return kept;
   }
 
   /** Takes the content locks of `sha256s` until the transaction ends, in one order for all. */

@@ -78,10 +78,19 @@ export interface RequestKeysTable {
   claim_token: string | null;
 }
 
+/**
+ * Contents the editing interface's folders use: it never lets bytes go (every revision and
+ * confirmed version stays readable), so a release of the asset interface never deletes these.
+ */
+export interface KeptContentsTable {
+  sha256: string;
+}
+
 export interface AssetsTables {
   assets: AssetsTable;
   asset_revisions: AssetRevisionsTable;
   asset_files: AssetFilesTable;
   blobs: BlobsTable;
   request_keys: RequestKeysTable;
+  kept_contents: KeptContentsTable;
 }

@@ -4,10 +4,12 @@ import * as accounts from './001_accounts.js';
 import * as projects from './002_projects.js';
 import * as assets from './003_assets.js';
 import * as requestKeyLeases from './004_request_key_leases.js';
+import * as keptContents from './005_kept_contents.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': accounts,
   '002_projects': projects,
   '003_assets': assets,
   '004_request_key_leases': requestKeyLeases,
+  '005_kept_contents': keptContents,
 };

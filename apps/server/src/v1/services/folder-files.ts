@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
 import { writeZip, zipDeflateLevel } from '@galley/core';
 import type { Folder } from '@galley/core';
-import type { ByteStore } from '@galley/store';
+import type { ByteStore, Store } from '@galley/store';
 import type { FileEntry } from '../store-types.js';
 import { WeightedLru } from './lru.js';
 
@@ -12,14 +12,18 @@ const PARALLEL_PUTS = 8;
 
 /**
  * Folder files in the content-addressed byte store, with recently read contents kept in memory
- * (safe to keep: a content's name is its hash, so it never changes).
+ * (safe to keep: a content's name is its hash, so it never changes). The byte store is shared
+ * with the asset interface, which deletes bytes nothing uses: every content written here is kept
+ * for good first (ContentRepository.keepForever), as every revision stays readable.
  */
 export class FolderFiles {
   readonly #bytes: ByteStore;
+  readonly #content: Store['content'];
   readonly #cache: WeightedLru<string, Uint8Array>;
 
-  constructor(bytes: ByteStore, cacheBytes: number) {
-    this.#bytes = bytes;
+  constructor(store: Pick<Store, 'bytes' | 'content'>, cacheBytes: number) {
+    this.#bytes = store.bytes;
+    this.#content = store.content;
     this.#cache = new WeightedLru(cacheBytes);
   }
 
@@ -47,15 +51,23 @@ export class FolderFiles {
 
   /** Stores every file (contents already present are not written again). */
   async store(folder: Folder): Promise<Map<string, FileEntry>> {
+    const hashed = [...folder].map(([path, bytes]) => [path, bytes, sha256Of(bytes)] as const);
+    await this.#content.keepForever(hashed.map(([, , sha256]) => sha256));
     const files = new Map<string, FileEntry>();
-    await inBatches([...folder], PARALLEL_PUTS, async ([path, bytes]) => {
-      files.set(path, await this.put(bytes));
+    await inBatches(hashed, PARALLEL_PUTS, async ([path, bytes, sha256]) => {
+      files.set(path, await this.#write(bytes, sha256));
     });
     return files;
   }
 
   async put(bytes: Uint8Array): Promise<FileEntry> {
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const sha256 = sha256Of(bytes);
+    await this.#content.keepForever([sha256]);
+    return this.#write(bytes, sha256);
+  }
+
+  /** Writes a content kept for good, unless it is present already. */
+  async #write(bytes: Uint8Array, sha256: string): Promise<FileEntry> {
     if (!(await this.#bytes.has(sha256))) {
       const put = await this.#bytes.put([bytes]);
       if (!put.ok) throw new Error('the byte store refused a folder file');
@@ -69,6 +81,8 @@ export class FolderFiles {
     return writeZip(folder, { deflate });
   }
 }
+
+const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<void>) {
   for (let i = 0; i < items.length; i += size) {
