@@ -1,6 +1,5 @@
 // The real `galley` command, spawned from its sources (no build needed), against a real data folder.
 import { spawn } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -9,7 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { writeZip } from '@galley/core';
-import { folderOf, validProject } from './support/galley.js';
+import { folderOf, serveProcess, validProject } from './support/galley.js';
+import type { Serving } from './support/galley.js';
 
 // Every test spawns `galley` processes (about 1 s each, more on a busy machine).
 vi.setConfig({ testTimeout: 120_000 });
@@ -40,43 +40,6 @@ function galleyWith(
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-interface Serving {
-  child: ChildProcessWithoutNullStreams;
-  output: () => string;
-  url: string;
-}
-
-function serve(data: string, port = '0'): Promise<Serving> {
-  const child = spawn(process.execPath, [...nodeArgs, 'serve', '--port', port, '--data', data], {
-    cwd: repo,
-    env,
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${output}`)), 20_000);
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.stdout.on('data', (d: Buffer) => {
-      output += d.toString();
-      const url = /Galley is at (http:\/\/[^\s,]+)[, ].*\(data: /.exec(output)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve({ child, output: () => output, url });
-      }
-    });
-    child.on('exit', () => reject(new Error(`serve exited: ${output}`)));
-  });
-}
-
-function stop(
-  child: ChildProcessWithoutNullStreams,
-  signal: NodeJS.Signals = 'SIGTERM',
-): Promise<number | null> {
-  return new Promise((resolve) => {
-    child.on('exit', (code) => resolve(code));
-    child.kill(signal);
   });
 }
 
@@ -120,11 +83,10 @@ describe('galley serve and the office commands', () => {
   let server: Serving;
   beforeAll(async () => {
     data = await mkdtemp(join(tmpdir(), 'galley-cli-'));
-    server = await serve(data);
+    server = await serveProcess(data);
   });
   afterAll(async () => {
-    if (server.child.exitCode === null && server.child.signalCode === null)
-      await stop(server.child);
+    if (server.child.exitCode === null && server.child.signalCode === null) await server.stop();
     await rm(data, { recursive: true, force: true });
   });
   /** `galley tokens issue` for `email` on this data folder, with any further options. */
@@ -429,10 +391,10 @@ describe('galley serve and the office commands', () => {
   });
 
   it('stops gracefully on SIGTERM and prints no credentials on the next start', async () => {
-    expect(await stop(server.child)).toBe(0);
-    server = await serve(data);
+    expect(await server.stop()).toBe(0);
+    server = await serveProcess(data);
     expect(server.output()).not.toMatch(/password|API token/);
-    expect(await stop(server.child, 'SIGINT')).toBe(0);
+    expect(await server.stop('SIGINT')).toBe(0);
   });
 });
 
@@ -450,7 +412,7 @@ describe('galley serve: the address it prints, and starts that fail', () => {
   it('prints the base URL clients use (localhost), and `watch` given it imports a version', async () => {
     const data = join(await scratch(), 'data');
     const port = await freePort();
-    const server = await serve(data, String(port));
+    const server = await serveProcess(data, { port: String(port) });
     try {
       const out = server.output();
       // The base URL defaults to http://localhost:<port>; it listens on 127.0.0.1.
@@ -499,7 +461,7 @@ describe('galley serve: the address it prints, and starts that fail', () => {
       expect(watched.code).toBe(0);
       expect(watched.stdout).toMatch(/^v1: .*-v1\.zip \(sha256 [0-9a-f]{64}\)\n$/);
     } finally {
-      await stop(server.child);
+      await server.stop();
     }
   });
 
@@ -519,9 +481,9 @@ describe('galley serve: the address it prints, and starts that fail', () => {
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
     }
-    const server = await serve(data, String(port));
+    const server = await serveProcess(data, { port: String(port) });
     expect(server.output()).toMatch(/First start:[\s\S]*API token: glly_/);
-    expect(await stop(server.child)).toBe(0);
+    expect(await server.stop()).toBe(0);
   });
 
   it('a data folder that cannot be made is an unusable setting (exit 2), in one line', async () => {
@@ -567,6 +529,33 @@ describe('galley serve: the address it prints, and starts that fail', () => {
     expect(stdout).not.toContain('SIGINT: stopping');
   });
 
+  it('a first start that cannot print the office credentials keeps no office account', async () => {
+    const data = join(await scratch(), 'data');
+    expect(await galleyToFullDisk('serve', '--port', '0', '--data', data)).toEqual({
+      code: 1,
+      stderr: 'galley: cannot write to standard output (ENOSPC); the office account was not kept\n',
+    });
+    // The next start that can print them makes the account, and shows them.
+    const server = await serveProcess(data);
+    expect(server.output()).toMatch(/First start:[\s\S]*API token: glly_/);
+    expect(await server.stop()).toBe(0);
+  });
+
+  it('refuses an unusable setting (exit 2) in one line, making nothing', async () => {
+    const data = join(await scratch(), 'data');
+    for (const [name, value] of [
+      ['GALLEY_TRUST_PROXY', 'banana'],
+      ['GALLEY_PORT', 'abc'],
+      ['GALLEY_SESSION_TTL_SECONDS', '5'],
+    ] as const) {
+      const run = await galleyWith({ [name]: value }, 'serve', '--port', '0', '--data', data);
+      expect([name, run.code, run.stdout]).toEqual([name, 2, '']);
+      expect(run.stderr).toMatch(new RegExp(`^galley: invalid settings: ${name}: `));
+      expect(oneLine(run)).toBe(true);
+      expect(existsSync(data)).toBe(false);
+    }
+  });
+
   it('refuses a base URL that is not an absolute http(s) URL (exit 2), making nothing', async () => {
     const data = join(await scratch(), 'data');
     for (const value of [
@@ -599,31 +588,12 @@ describe('galley serve: the address it prints, and starts that fail', () => {
     });
     expect(existsSync(data)).toBe(false);
     await mkdir(data); // an explicit base URL is printed as given, with where it listens
-    const server = await new Promise<Serving>((resolve, reject) => {
-      const child = spawn(
-        process.execPath,
-        [
-          ...nodeArgs,
-          'serve',
-          '--port',
-          '0',
-          '--data',
-          data,
-          '--base-url',
-          'https://galley.example.org/',
-        ],
-        { cwd: repo, env },
-      );
-      let output = '';
-      child.stdout.on('data', (d: Buffer) => {
-        output += d.toString();
-        if (/Galley is at/.test(output)) resolve({ child, output: () => output, url: '' });
-      });
-      child.on('exit', () => reject(new Error(`serve exited: ${output}`)));
+    const server = await serveProcess(data, {
+      args: ['--base-url', 'https://galley.example.org/'],
     });
     expect(server.output()).toMatch(
       /Galley is at https:\/\/galley\.example\.org, listening on http:\/\/127\.0\.0\.1:\d+ \(data: /,
     );
-    expect(await stop(server.child)).toBe(0);
+    expect(await server.stop()).toBe(0);
   });
 });

@@ -1,15 +1,13 @@
 // A draft survives the service process itself: `galley serve` is stopped with SIGTERM and started
 // again on the same data folder, and the client continues the draft and saves it.
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { readZip, writeZip } from '@galley/core';
-import { folderOf, galleyArgs, repo, validProject } from './support/galley.js';
+import { folderOf, serveProcess, validProject } from './support/galley.js';
 
-const env = { ...process.env, GALLEY_LOG_LEVEL: 'silent', GALLEY_DATABASE_URL: '' };
 const dirs: string[] = [];
 
 /** The fields of the answers this test reads (draft, operation, save, pages). */
@@ -23,39 +21,11 @@ afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
-/** `galley serve` on `data`; resolves with its URL, its output and a stop function. */
-function serve(data: string) {
-  const child = spawn(process.execPath, [...galleyArgs, 'serve', '--port', '0', '--data', data], {
-    cwd: repo,
-    env,
-  });
-  let output = '';
-  return new Promise<{ url: string; output: string; stop: () => Promise<number | null> }>(
-    (resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`serve did not start: ${output}`)), 30_000);
-      child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-      child.stdout.on('data', (d: Buffer) => {
-        output += d.toString();
-        const url = /Galley is at (http:\/\/\S+) \(data: /.exec(output)?.[1];
-        if (!url) return;
-        clearTimeout(timer);
-        const stop = () =>
-          new Promise<number | null>((done) => {
-            child.on('exit', (code) => done(code));
-            child.kill('SIGTERM');
-          });
-        resolve({ url, output, stop });
-      });
-      child.on('exit', () => reject(new Error(`serve exited: ${output}`)));
-    },
-  );
-}
-
 it('continues a draft after the server process restarts, then saves it', async () => {
   const data = await mkdtemp(join(tmpdir(), 'galley-restart-'));
   dirs.push(data);
-  let server = await serve(data);
-  const token = /API token:\s+(glly_\S+)/.exec(server.output)?.[1];
+  let server = await serveProcess(data);
+  const token = /API token:\s+(glly_\S+)/.exec(server.output())?.[1];
   expect(token).toBeDefined();
   const client = randomUUID();
   const call = async (method: string, path: string, body?: unknown) => {
@@ -96,7 +66,7 @@ it('continues a draft after the server process restarts, then saves it', async (
   expect(inserted.status).toBe(200);
 
   expect(await server.stop()).toBe(0);
-  server = await serve(data);
+  server = await serveProcess(data);
 
   // The lock is still in force (well within 60 s) and the draft comes back from the store.
   const reopened = await call('GET', `/pages/${page.id}/draft`);

@@ -7,7 +7,9 @@ import { authRouter } from './auth/routes.js';
 import type { ServerConfig } from './config.js';
 import type { Deps } from './deps.js';
 import { answerHeaders } from './http/answer-headers.js';
+import { refuseUnknownExpectation } from './http/client-error.js';
 import { errorHandler, notFound } from './http/errors.js';
+import { healthRoutes } from './http/health.js';
 import { createLogger, requestLogger } from './http/logging.js';
 import { rateLimiter } from './http/rate-limit.js';
 import { ApiRegistry } from './openapi/registry.js';
@@ -31,7 +33,7 @@ export interface GalleyApp {
 }
 
 /**
- * The whole HTTP service: cross-cutting middleware, `/healthz`, `/auth`, `/api/v1`, `/api/v2`,
+ * The whole HTTP service: cross-cutting middleware, `/healthz` and `/readyz`, `/auth`, `/api/v1`, `/api/v2`,
  * the screen, and problem answers for everything that goes wrong.
  */
 export function createApp(options: AppOptions): GalleyApp {
@@ -59,10 +61,9 @@ export function createApp(options: AppOptions): GalleyApp {
   app.set('case sensitive routing', true);
   app.use(requestLogger(logger));
   app.use(answerHeaders({ https: config.baseUrl.startsWith('https:') }));
+  app.use(refuseUnknownExpectation);
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
+  healthRoutes(app, store);
   app.use(authenticate(deps));
   app.use(rateLimiter(config.rateLimitPerMinute));
   app.get('/api/v1/openapi.json', (_req, res) => {

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import express from 'express';
 import { z } from 'zod';
 
 /** Every setting of the server, read once at start (see docs/operations.md). */
@@ -49,7 +50,14 @@ const EnvSchema = z.object({
   GALLEY_RATE_LIMIT: number(1).default(600),
   GALLEY_JSON_LIMIT_BYTES: number(1).default(16 * MiB),
   GALLEY_SESSION_TTL_SECONDS: number(60).default(12 * 3600),
-  GALLEY_TRUST_PROXY: z.string().optional(),
+  GALLEY_TRUST_PROXY: z
+    .string()
+    .transform(parseTrustProxy)
+    .refine(
+      usableTrustProxy,
+      'true, false, a number of hops, or addresses and subnets separated by commas (loopback, 10.0.0.0/8, …)',
+    )
+    .optional(),
   GALLEY_PREVIEW_SECRET: z.string().min(32, 'at least 32 characters').optional(),
   GALLEY_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
@@ -82,7 +90,7 @@ export function loadConfig(
     rateLimitPerMinute: e.GALLEY_RATE_LIMIT,
     jsonLimitBytes: e.GALLEY_JSON_LIMIT_BYTES,
     sessionTtlSeconds: e.GALLEY_SESSION_TTL_SECONDS,
-    trustProxy: parseTrustProxy(e.GALLEY_TRUST_PROXY),
+    trustProxy: e.GALLEY_TRUST_PROXY ?? false,
     logLevel: e.GALLEY_LOG_LEVEL,
     previewSecret: e.GALLEY_PREVIEW_SECRET ?? null,
     ...withoutUndefined(overrides),
@@ -94,10 +102,20 @@ function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
-function parseTrustProxy(value: string | undefined): boolean | number | string {
-  if (value === undefined || value === 'false') return false;
+function parseTrustProxy(value: string): boolean | number | string {
+  if (value === 'false') return false;
   if (value === 'true') return true;
   return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+/** Whether Express takes `value` as `trust proxy` (it throws on an address it cannot read). */
+function usableTrustProxy(value: boolean | number | string): boolean {
+  try {
+    express().set('trust proxy', value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {

@@ -1,9 +1,9 @@
 import { createServer } from 'node:http';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppOptions, GalleyApp } from './app.js';
 import { createApp } from './app.js';
-import { answerClientError, answerExpectationFailed } from './http/client-error.js';
+import { answerClientError } from './http/client-error.js';
 
 export interface StartOptions extends AppOptions {
   host?: string;
@@ -19,7 +19,10 @@ export interface RunningServer {
   port: number;
   app: GalleyApp;
   server: Server;
-  /** Stops accepting, ends idle connections, waits for open requests, runs close hooks. */
+  /**
+   * Stops accepting, ends idle connections, lets open requests finish (their answers close their
+   * connections; cut after 20 s), runs close hooks.
+   */
   close(): Promise<void>;
 }
 
@@ -42,9 +45,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     server.close();
     throw error;
   }
+  const stopping = drainOnClose(server);
   server.on('request', galley.app);
   server.on('clientError', answerClientError);
-  server.on('checkExpectation', answerExpectationFailed);
+  // A request with an `Expect` other than 100-continue: the app refuses it (417) like any other.
+  server.on('checkExpectation', galley.app);
   let closing: Promise<void> | undefined;
   return {
     url,
@@ -53,11 +58,43 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     server,
     close: () =>
       (closing ??= (async () => {
-        await new Promise<void>((resolve, reject) => {
-          server.close((err) => (err ? reject(err) : resolve()));
-          server.closeIdleConnections();
-        });
+        await stopping();
         await galley.close();
       })()),
   };
+}
+
+/** How long open requests get to finish once the server stops; then their connections close. */
+const SHUTDOWN_GRACE_MS = 20_000;
+
+/**
+ * Stopping that ends: new connections are refused, answers from then on carry `Connection: close`
+ * and each connection closes once its answer is out, so a client that keeps its kept-alive
+ * connection busy cannot hold the stop open (Node's `close` waits for every connection to go
+ * idle). Whatever is still open after SHUTDOWN_GRACE_MS is cut. Returns the function that stops.
+ */
+function drainOnClose(server: Server): () => Promise<void> {
+  const open = new Set<ServerResponse>();
+  let stopping = false;
+  const closeIdleSoon = () => setImmediate(() => server.closeIdleConnections());
+  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+    open.add(res);
+    if (stopping) res.setHeader('Connection', 'close');
+    res.once('close', () => {
+      open.delete(res);
+      if (stopping) closeIdleSoon();
+    });
+  });
+  return () =>
+    new Promise<void>((resolve, reject) => {
+      stopping = true;
+      for (const res of open) if (!res.headersSent) res.setHeader('Connection', 'close');
+      const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      server.close((err) => {
+        clearTimeout(cut);
+        if (err) reject(err);
+        else resolve();
+      });
+      server.closeIdleConnections();
+    });
 }

@@ -1,19 +1,67 @@
 import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, PostgresDialect, SqliteDialect, SqliteDriver } from 'kysely';
-import type { DatabaseConnection, Dialect, Driver } from 'kysely';
+import type { DatabaseConnection, Dialect, Driver, QueryResult } from 'kysely';
 import pg from 'pg';
 import type { Stamp } from './stamped-cache.js';
 
 /** Milliseconds a writer waits for another process (the CLI, a second server) to finish. */
 const BUSY_TIMEOUT_MS = 10_000;
+/** The longest pause between two tries of a write that found the database locked. */
+const BUSY_RETRY_MAX_MS = 50;
+
+/** Milliseconds to connect to PostgreSQL, or to wait for a free connection of the pool. */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
  * SQLite transactions start with BEGIN IMMEDIATE: the write lock is taken up front, so two
- * processes queue on busy_timeout instead of one failing when a read turns into a write.
+ * processes queue instead of one failing when a read turns into a write. The wait for a lock
+ * another process holds is spent here, between tries, not in SQLite's busy handler: that one
+ * sleeps on the thread, so the whole server (health checks, reads from memory, the screen)
+ * stood still for as long as another process held the lock.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  #patient: PatientConnection | undefined;
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    this.#patient ??= new PatientConnection(connection);
+    return this.#patient;
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+/**
+ * A statement that starts a write (a transaction's BEGIN IMMEDIATE, a write on its own) and finds
+ * the database locked by another process is tried again after a pause, for BUSY_TIMEOUT_MS, with
+ * the event loop free meanwhile. Inside a transaction this connection holds the lock already.
+ */
+class PatientConnection implements DatabaseConnection {
+  readonly #inner: DatabaseConnection;
+
+  constructor(inner: DatabaseConnection) {
+    this.#inner = inner;
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    let deadline: number | undefined;
+    for (let pause = 1; ; pause = Math.min(pause * 2, BUSY_RETRY_MAX_MS)) {
+      try {
+        return await this.#inner.executeQuery<R>(query);
+      } catch (error) {
+        deadline ??= Date.now() + BUSY_TIMEOUT_MS;
+        if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) {
+          throw error;
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.#inner.streamQuery<R>(query, chunkSize);
   }
 }
 
@@ -50,10 +98,13 @@ export function sqliteDialect(file: string): {
   let handle: ConnectionStatements | undefined;
   const dialect = new ImmediateSqliteDialect(() => {
     const db = new SqliteDatabase(file);
+    // Opening may wait in SQLite itself (nothing is served yet); afterwards PatientConnection
+    // waits for a lock without holding the thread.
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 0');
     handle = {
       dataVersion: db.prepare('pragma data_version').pluck(),
       totalChanges: db.prepare('select total_changes()').pluck(),
@@ -117,13 +168,30 @@ const types: pg.CustomTypesConfig = {
       : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
 };
 
+/**
+ * The PostgreSQL dialect. `queryTimeoutMs`: how long a query may go unanswered before it fails
+ * (503 for the request), for a server that stopped answering without closing its connections;
+ * none for migrations, which may rightly run long on a big database.
+ */
 export function postgresDialect(
   url: string,
-  maxConnections = 10,
-): { dialect: Dialect; pool: pg.Pool } {
-  const pool = new pg.Pool({ connectionString: url, max: maxConnections, types });
-  // An idle connection that the server ends (a restart, an administrator) is reported here; the
-  // pool drops it and connects anew for the next query. Unhandled, it would end the process.
+  options: { maxConnections?: number; queryTimeoutMs?: number } = {},
+): Dialect {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.maxConnections ?? 10,
+    types,
+    // A server that accepts connections but never answers fails the request (503) instead of
+    // holding it, and a start against it, for ever.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    ...(options.queryTimeoutMs ? { query_timeout: options.queryTimeoutMs } : {}),
+    keepAlive: true,
+  });
+  // A connection the server ends (a restart, a failover, an administrator) reports an error
+  // event; unhandled, it would end the process. An idle one is reported on the pool, which drops
+  // it; one in use also fails its query, so the request using it answers 503, and the pool drops
+  // it when it comes back.
   pool.on('error', () => undefined);
-  return { dialect: new PostgresDialect({ pool }), pool };
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  return new PostgresDialect({ pool });
 }

@@ -36,3 +36,75 @@ export function isForeignKeyViolation(error: unknown): boolean {
   const { code } = error as { code?: unknown };
   return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
 }
+
+/** How storage failed: no room left, or not reachable or writable for now. */
+export type StorageFailure = 'full' | 'unavailable';
+
+/**
+ * How storage failed, when `error` (or an error it wraps as `cause`) says the storage itself did:
+ * `full` when there is no room (a full disk or quota, a file past its size limit, PostgreSQL's
+ * `disk_full`); `unavailable` when it cannot be reached or written at all for now (PostgreSQL down,
+ * restarting, refusing connections or dropping them; a read-only or failing disk; a SQLite file
+ * another process keeps locked past the busy timeout). Null for anything else, a fault in the
+ * request or in this code included.
+ */
+export function storageFailureOf(error: unknown): StorageFailure | null {
+  let e: unknown = error;
+  for (let depth = 0; depth < 8 && typeof e === 'object' && e !== null; depth++) {
+    const failure = failureOf(e);
+    if (failure) return failure;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+const FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'SQLITE_FULL', '53100']);
+
+const UNAVAILABLE_CODES = new Set([
+  // The file system under the data folder.
+  'EROFS',
+  'EIO',
+  // The network path to PostgreSQL.
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  // PostgreSQL: shutting down, crashed, starting up, too many connections, out of memory.
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '53200',
+  // SQLite: the busy timeout ran out, or the file cannot be written or read.
+  'SQLITE_BUSY',
+  'SQLITE_READONLY',
+  'SQLITE_CANTOPEN',
+]);
+
+/**
+ * Errors pg raises without a code when the connection to PostgreSQL breaks or cannot be had, or
+ * the server stops answering (the query timeout).
+ */
+const PG_CONNECTION_MESSAGES = [
+  'Connection terminated',
+  'Query read timeout',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error',
+];
+
+function failureOf(e: { code?: unknown; message?: unknown }): StorageFailure | null {
+  const { code } = e;
+  if (typeof code === 'string') {
+    if (FULL_CODES.has(code)) return 'full';
+    // SQLSTATE class 08: connection exception; SQLite's extended I/O, read-only and busy codes.
+    if (UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return 'unavailable';
+    if (/^SQLITE_(IOERR|READONLY|BUSY|CANTOPEN)_/.test(code)) return 'unavailable';
+    return null;
+  }
+  const message = typeof e.message === 'string' ? e.message : '';
+  return PG_CONNECTION_MESSAGES.some((m) => message.startsWith(m)) ? 'unavailable' : null;
+}

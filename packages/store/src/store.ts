@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Kysely } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import { DiskByteStore } from './bytes/disk-byte-store.js';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
@@ -18,7 +18,15 @@ import type { RepoScope } from './scope.js';
 
 export type StoreOptions =
   | { kind: 'sqlite'; dataDir: string; clock?: Clock }
-  | { kind: 'postgres'; url: string; bytesDir: string; clock?: Clock; maxConnections?: number };
+  | {
+      kind: 'postgres';
+      url: string;
+      bytesDir: string;
+      clock?: Clock;
+      maxConnections?: number;
+      /** How long a query may wait for the server's answer before it fails; 30 s by default. */
+      queryTimeoutMs?: number;
+    };
 
 /** A scope with every domain's repository: the Store itself, or an open transaction. */
 export type StoreScope = Omit<RepoScope, 'transaction'> &
@@ -36,6 +44,8 @@ export type Store = StoreScope & {
   readonly options: StoreOptions;
   /** Closes the database connections (bytes need no closing). */
   close(): Promise<void>;
+  /** Resolves when the database answers and the byte folder can be written; else rejects. */
+  ready(): Promise<void>;
 };
 
 /** The SQLite file inside a data folder. */
@@ -46,6 +56,25 @@ export function sqliteFileOf(dataDir: string): string {
 /** The byte store folder inside a data folder. */
 export function bytesDirOf(dataDir: string): string {
   return join(dataDir, 'bytes');
+}
+
+/** How long a query may wait on PostgreSQL for an answer (then the request answers 503). */
+const POSTGRES_QUERY_TIMEOUT_MS = 30_000;
+
+/** Prepares the byte folder and migrates `db`; closes `db` if either fails, or after unless `keepOpen`. */
+async function prepare(
+  bytes: DiskByteStore,
+  db: Kysely<Database>,
+  options: { keepOpen: boolean },
+): Promise<void> {
+  try {
+    await bytes.init();
+    await migrateToLatest(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  if (!options.keepOpen) await db.destroy();
 }
 
 /** Opens (and creates, and migrates) a store. */
@@ -64,18 +93,18 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     const sqlite = sqliteDialect(sqliteFileOf(options.dataDir));
     db = new Kysely<Database>({ dialect: sqlite.dialect });
     ({ changeStamp, writeStamp, relaxCommits, rowsWritten } = sqlite);
+    await prepare(bytes, db, { keepOpen: true });
   } else {
     bytes = new DiskByteStore(options.bytesDir);
+    // Migrations on a connection of their own, free of the query timeout requests have.
+    const migrating = new Kysely<Database>({ dialect: postgresDialect(options.url) });
+    await prepare(bytes, migrating, { keepOpen: false });
     db = new Kysely<Database>({
-      dialect: postgresDialect(options.url, options.maxConnections).dialect,
+      dialect: postgresDialect(options.url, {
+        maxConnections: options.maxConnections,
+        queryTimeoutMs: options.queryTimeoutMs ?? POSTGRES_QUERY_TIMEOUT_MS,
+      }),
     });
-  }
-  try {
-    await bytes.init();
-    await migrateToLatest(db);
-  } catch (error) {
-    await db.destroy();
-    throw error;
   }
   const scope = makeScope({
     kind: options.kind,
@@ -88,7 +117,11 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     rowsWritten,
     relaxCommits,
   });
-  return Object.assign(scope, { options, close: () => db.destroy() });
+  const ready = async () => {
+    await sql`select 1`.execute(db);
+    await bytes.writable();
+  };
+  return Object.assign(scope, { options, close: () => db.destroy(), ready });
 }
 
 function makeScope(base: Omit<RepoScope, 'transaction'>): StoreScope {

@@ -46,6 +46,14 @@ export function describeStores(title: string, body: (target: StoreTarget) => voi
   }
 }
 
+/** Describes `title` on PostgreSQL alone: what only a database server can do (drop connections). */
+export function describePostgres(title: string, body: (target: StoreTarget) => void): void {
+  if (postgresSkipReason) console.warn(`skipped: ${title}: ${postgresSkipReason}`);
+  describe.skipIf(!!postgresSkipReason)(`${title} [postgres]`, () => {
+    body(createTarget('postgres'));
+  });
+}
+
 function createTarget(kind: StoreKind): StoreTarget {
   const clock = new TestClock();
   const cleanups: Array<() => Promise<void>> = [];

@@ -5,7 +5,7 @@ import type { OfficeCredentials } from '@galley/server';
 import type { CliIo } from '../io.js';
 import { CommandFailure, InputError } from '../lib/exit.js';
 import { makeFolder, writeReason } from '../lib/files.js';
-import { dataOption, storeOptionsFor } from '../store-options.js';
+import { dataOption, storeOptionsFor, undeliveredFailure } from '../store-options.js';
 
 function port(value: string): number {
   const n = /^\s*[0-9]+\s*$/.test(value) ? Number(value) : Number.NaN;
@@ -143,7 +143,16 @@ export function registerServe(program: Command, io: CliIo): void {
         await store.close();
         throw error;
       });
-      if (office) io.out(firstStartText(office));
+      // The office's password and token exist nowhere else: when they cannot be written, the
+      // account is not kept, and the next start that can write them makes it again.
+      if (office) {
+        await io.deliver(firstStartText(office)).catch(async (error: unknown) => {
+          await running.close();
+          await store.accounts.delete(office.accountNumber);
+          await store.close();
+          throw undeliveredFailure(error, 'the office account was not kept');
+        });
+      }
       // Handlers go in before the listening line: whoever waits for that line may signal at once.
       let stopping = false;
       const stop = (signal: string) => {

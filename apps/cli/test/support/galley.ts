@@ -1,6 +1,7 @@
 // The real `galley` process, spawned from its sources (no build needed), and the folders the
 // folder-command tests feed it: generated into temporary directories, never checked in.
 import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -45,6 +46,73 @@ export function spawnGalley(args: string[], options: RunOptions = {}) {
   return spawn(process.execPath, [...galleyArgs, ...args], {
     cwd: options.cwd ?? repo,
     env: { ...process.env, GALLEY_SERVER: '', GALLEY_TOKEN: '', NO_COLOR: '', ...options.env },
+  });
+}
+
+export interface Serving {
+  child: ChildProcessWithoutNullStreams;
+  /** The base URL it printed. */
+  url: string;
+  /** What it printed so far (stdout and stderr). */
+  output(): string;
+  /** Signals it and resolves with its exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * `galley serve --port PORT --data DATA …args` in its own process, logging nothing, on SQLite; resolves
+ * once it prints where it listens. `limitFileKiB` runs it under `ulimit -f` (a disk that takes no
+ * file beyond that size).
+ */
+export function serveProcess(
+  data: string,
+  options: {
+    port?: string;
+    args?: string[];
+    env?: Record<string, string>;
+    limitFileKiB?: number;
+  } = {},
+): Promise<Serving> {
+  const args = ['serve', '--port', options.port ?? '0', '--data', data, ...(options.args ?? [])];
+  const env = {
+    ...process.env,
+    GALLEY_LOG_LEVEL: 'silent',
+    GALLEY_DATABASE_URL: '',
+    ...options.env,
+  };
+  const child =
+    options.limitFileKiB === undefined
+      ? spawn(process.execPath, [...galleyArgs, ...args], { cwd: repo, env })
+      : spawn(
+          'bash',
+          [
+            '-c',
+            `ulimit -f ${options.limitFileKiB} && exec "$@"`,
+            'serve',
+            process.execPath,
+            ...galleyArgs,
+            ...args,
+          ],
+          { cwd: repo, env },
+        );
+  let output = '';
+  const stop = (signal: NodeJS.Signals = 'SIGTERM') =>
+    new Promise<number | null>((resolve) => {
+      if (child.exitCode !== null) resolve(child.exitCode);
+      child.on('exit', (code) => resolve(code));
+      child.kill(signal);
+    });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${output}`)), 30_000);
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      output += d.toString();
+      const url = /Galley is at (https?:\/\/[^\s,]+)[, ].*\(data: /.exec(output)?.[1];
+      if (!url) return;
+      clearTimeout(timer);
+      resolve({ child, url, output: () => output, stop });
+    });
+    child.on('exit', () => reject(new Error(`serve exited: ${output}`)));
   });
 }
 

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { RequestHandler } from 'express';
 import { API_SECURITY_HEADERS } from './answer-headers.js';
-import { problem, PROBLEM_CONTENT_TYPE } from './problem.js';
-import type { HttpProblem } from './problem.js';
+import { HttpProblem, problem, PROBLEM_CONTENT_TYPE } from './problem.js';
 
 /**
  * What Node's HTTP parser refuses before any route runs (a malformed request line or header,
@@ -36,15 +35,23 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
 }
 
 /**
- * A request whose `Expect` is not `100-continue` (Node's `checkExpectation`): 417, answered like
- * every other error rather than Node's bare status line. Its body is not read: the connection
- * closes after the answer.
+ * A request whose `Expect` is not `100-continue` (Node hands it over as `checkExpectation`, not
+ * `request`): 417, through the app like every other error, so it is logged and echoes the
+ * caller's `X-Request-Id`. Its body is not read: the connection closes after the answer.
  */
-export function answerExpectationFailed(_req: IncomingMessage, res: ServerResponse): void {
-  const refusal = problem(417, 'expectation_failed', 'Only `Expect: 100-continue` is understood.');
-  const body = JSON.stringify(refusal.toBody());
-  res.writeHead(refusal.status, refusalHeaders(refusal, body)).end(body);
-}
+export const refuseUnknownExpectation: RequestHandler = (req, _res, next) => {
+  const expect = req.headers.expect;
+  if (expect === undefined || expect.toLowerCase() === '100-continue') {
+    next();
+    return;
+  }
+  throw new HttpProblem({
+    status: 417,
+    code: 'expectation_failed',
+    detail: 'Only `Expect: 100-continue` is understood.',
+    headers: { Connection: 'close' },
+  });
+};
 
 function refusalHeaders(refusal: HttpProblem, body: string): Array<[string, string]> {
   return [

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { storageFailureOf } from '@galley/store';
 import { NUL_REASON } from './parse.js';
 import { HttpProblem, problem, sendProblem } from './problem.js';
 
@@ -57,10 +58,39 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       sendProblem(res, known);
       return;
     }
+    const storage = storageFailureOf(error);
+    if (storage) {
+      // The cause, not a stack: an outage fails every request alike, and the stack says nothing.
+      const { code, message } = error as { code?: unknown; message?: unknown };
+      logger.error({ reqId: req.id, code, cause: String(message) }, `storage ${storage}`);
+      sendProblem(res, storage === 'full' ? storageFull() : storageUnavailable());
+      return;
+    }
     logger.error({ err: error, reqId: req.id }, 'unexpected error');
     sendProblem(res, problem(500, 'internal_error', 'The server could not answer this request.'));
   };
 }
+
+/** Seconds a client waits before it tries again after a storage failure. */
+const STORAGE_RETRY_AFTER_SECONDS = 5;
+
+/** 503 with `Retry-After`: the database or the data folder cannot be reached or written. */
+export const storageUnavailable = () =>
+  new HttpProblem({
+    status: 503,
+    code: 'storage_unavailable',
+    title: 'Storage unavailable',
+    detail: 'The service cannot reach or write its storage just now. Try again shortly.',
+    headers: { 'Retry-After': String(STORAGE_RETRY_AFTER_SECONDS) },
+  });
+
+const storageFull = () =>
+  new HttpProblem({
+    status: 507,
+    code: 'storage_full',
+    title: 'Storage full',
+    detail: 'The service has no room left to store this.',
+  });
 
 /** The error a request raises when its client disconnects before the body is in. */
 function isClientGone(error: unknown, req: IncomingMessage): boolean {

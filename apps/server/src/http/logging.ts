@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { writeSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import pino from 'pino';
 import type { DestinationStream, Level, Logger } from 'pino';
@@ -19,9 +20,35 @@ function requestIdOf(req: IncomingMessage): string {
   return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
 }
 
+/** Log lines held while standard output cannot take them; beyond this they are dropped. */
+const HELD_LOG_BYTES = 1024 * 1024;
+
 /** The server's structured logger, to standard output unless a destination is given. */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
-  return destination ? pino({ level }, destination) : pino({ level });
+  return pino({ level }, destination ?? standardOutput());
+}
+
+/**
+ * Standard output, written as pino does by default, except that a write that fails (a full disk
+ * under a redirected log, a closed pipe) costs the line, not the service: unhandled, the error
+ * ended the process. Said once on standard error.
+ */
+function standardOutput(): DestinationStream {
+  const stream = pino.destination({ dest: 1, sync: true, maxLength: HELD_LOG_BYTES });
+  let said = false;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (said) return;
+    said = true;
+    try {
+      writeSync(
+        2,
+        `galley: the log cannot be written (${error.code ?? error.message}); requests go on, their lines are lost\n`,
+      );
+    } catch {
+      // Standard error is gone as well: nothing left to tell.
+    }
+  });
+  return stream;
 }
 
 function levelOf(status: number, finished: boolean): Level {

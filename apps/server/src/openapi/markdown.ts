@@ -62,6 +62,7 @@ export function openApiMarkdown(document: Json): string {
     'Generated from the OpenAPI document the server serves (`openapi.json`); do not edit by hand.',
     `Base URL in this rendering: \`${String(server)}\`.`,
     '',
+    ...(info.description ? [text(info.description), ''] : []),
   ];
   for (const [path, item] of Object.entries(asObject(document.paths))) {
     for (const method of METHODS) {
@@ -81,10 +82,15 @@ export function openApiMarkdown(document: Json): string {
       }
       const body = asObject(op.requestBody);
       if (body.content) lines.push(`Request body: ${bodySummary(body.content)}`, '');
-      lines.push('| status | meaning | body |', '|---|---|---|');
+      lines.push('| status | meaning | headers | body |', '|---|---|---|---|');
       for (const [status, response] of Object.entries(asObject(op.responses))) {
         const r = asObject(response);
-        lines.push(`| ${status} | ${cell(text(r.description))} | ${bodySummary(r.content)} |`);
+        const headers = Object.keys(asObject(r.headers))
+          .map((name) => `\`${name}\``)
+          .join(', ');
+        lines.push(
+          `| ${status} | ${cell(text(r.description))} | ${headers} | ${bodySummary(r.content)} |`,
+        );
       }
       lines.push('');
     }

@@ -74,14 +74,39 @@ const COMMON_RESPONSES: Record<number, ResponseSpec> = {
   429: { description: 'Too many requests: see Retry-After and the RateLimit headers.' },
 };
 
+/** What any operation can answer when the service's storage fails (see docs/operations.md). */
+const STORAGE_UNAVAILABLE =
+  '`storage_unavailable`: the database or the data folder cannot be reached or written just now; see Retry-After';
+const STORAGE_RESPONSES: Record<number, ResponseSpec> = {
+  503: {
+    description: STORAGE_UNAVAILABLE,
+    headers: { 'Retry-After': { description: 'Seconds to wait before trying again' } },
+  },
+  507: { description: '`storage_full`: no room left to store the request' },
+};
+
+/** An upload is stored as sent, so it cannot come compressed. */
+const UPLOAD_ENCODED: ResponseSpec = {
+  description: 'The upload has a `Content-Encoding`: uploads are stored as sent',
+};
+
+/** What every operation of both interfaces shares, said once in the document's description. */
+const PLATFORM_NOTES = [
+  'Every answer carries `Cache-Control: private, no-store` and `X-Request-Id` (the caller’s, echoed, when it sends a sane one). Errors are problem details (`application/problem+json`) with a stable `code`.',
+  'A path of this interface asked with a method it does not take answers 405 `method_not_allowed` with `Allow`; a request with an `Expect` other than `100-continue` answers 417 `expectation_failed`. Paths are case-sensitive.',
+  'Any operation may answer 503 `storage_unavailable` (with `Retry-After`) or 507 `storage_full` when the service’s storage fails; see docs/operations.md.',
+].join('\n\n');
+
 /** The refusals any operation with a query or a body can answer, unless it says more. */
 const QUERY_REFUSED: ResponseSpec = {
   description:
     'Invalid query (`errors`): a bad `per_page` or `page` cursor, or an unknown parameter',
 };
+const BODY_TOO_LARGE: ResponseSpec = { description: 'The body is larger than the limit' };
 const BODY_RESPONSES: Record<number, ResponseSpec> = {
   400: { description: 'The body is not JSON (or not the declared form)' },
-  413: { description: 'The body is larger than the limit' },
+  413: BODY_TOO_LARGE,
+  415: { description: 'JSON declared in a charset other than UTF-8, or in an unknown coding' },
   422: { description: 'Invalid request body (`errors`)' },
 };
 
@@ -117,7 +142,12 @@ export class ApiRegistry {
   methodsAt(path: string): string[] {
     this.#templates ??= this.routes().map((spec) => ({
       method: spec.method.toUpperCase(),
-      pattern: new RegExp(`^${spec.path.replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+      pattern: new RegExp(
+        `^${spec.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+          // A wildcard parameter (`*path` in Express) spans segments: `files/canvas/main.png`.
+          spec.expressPath?.includes(`*${name}`) ? '.+' : '[^/]+',
+        )}/?$`,
+      ),
     }));
     const methods = new Set<string>();
     for (const { method, pattern } of this.#templates) {
@@ -140,7 +170,10 @@ export class ApiRegistry {
     }
     return {
       openapi: '3.1.0',
-      info: this.info,
+      info: {
+        ...this.info,
+        description: [this.info.description, PLATFORM_NOTES].filter(Boolean).join('\n\n'),
+      },
       servers: [{ url: this.serverUrl }],
       paths,
       components: {
@@ -178,12 +211,24 @@ function operation(spec: RouteSpec): JsonSchema {
     })),
   ];
   const authenticated = spec.authenticated ?? true;
+  const own503 = spec.responses[503];
+  const storage = own503
+    ? {
+        ...STORAGE_RESPONSES,
+        503: {
+          ...STORAGE_RESPONSES[503],
+          ...own503,
+          description: `${own503.description}; or ${STORAGE_UNAVAILABLE}`,
+        },
+      }
+    : STORAGE_RESPONSES;
   const responses = {
     ...(authenticated ? COMMON_RESPONSES : {}),
     ...(spec.query ? { 422: QUERY_REFUSED } : {}),
     ...(spec.body ? BODY_RESPONSES : {}),
-    ...(spec.requestBody ? { 413: BODY_RESPONSES[413] } : {}),
+    ...(spec.requestBody ? { 413: BODY_TOO_LARGE, 415: UPLOAD_ENCODED } : {}),
     ...spec.responses,
+    ...storage,
   };
   return {
     operationId: spec.operationId ?? operationIdOf(spec),

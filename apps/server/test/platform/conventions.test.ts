@@ -94,6 +94,8 @@ describe('answers', () => {
       ['DELETE', '/api/v1/projects', 'GET, HEAD'],
       ['PUT', '/api/v2/blobs', 'POST'],
       ['POST', '/api/v1/projects/prj_unknown', 'GET, HEAD, PATCH, DELETE'],
+      // A file path keeps its slashes: still the file route's path.
+      ['DELETE', '/api/v2/assets/ast_unknown/files/canvas/main.png', 'GET, HEAD'],
     ] as const) {
       const res = await fetch(`${s.url}${path}`, { method, headers: { authorization } });
       const body = await expectProblem(res, 405, 'method_not_allowed');
@@ -147,6 +149,12 @@ describe('answers', () => {
       expect(head).toContain('X-Content-Type-Options: nosniff');
       expect(body).toMatchObject({ status, code, type: `urn:galley:problem:${code}` });
     }
+    // A request the parser read (only its expectation is refused) echoes the caller's id.
+    const { head } = await raw(
+      'POST /api/v2/assets HTTP/1.1\r\nhost: x\r\nx-request-id: mine-417\r\nexpect: foo\r\ncontent-length: 2\r\n\r\n{}',
+    );
+    expect(head).toMatch(/^HTTP\/1.1 417 /);
+    expect(head.toLowerCase()).toContain('\r\nx-request-id: mine-417\r\n');
   });
 
   it('a body declared over the limit is 413 at once, before it is sent', async () => {

@@ -1,4 +1,6 @@
 // The request log: one line per request at the right level, with no credential in it.
+import { spawn } from 'node:child_process';
+import { existsSync, openSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@galley/server';
@@ -81,5 +83,29 @@ describe('a client gone before its answer', () => {
     expect(aborted).toHaveLength(1);
     expect(aborted[0]).toMatchObject({ level: 40, method: 'POST', status: null });
     expect(lines.filter((line) => Number(line.level) >= 50)).toEqual([]);
+  });
+});
+
+const noFullDevice = existsSync('/dev/full') ? null : 'there is no /dev/full here';
+if (noFullDevice) console.warn(`skipped: a log that cannot be written: ${noFullDevice}`);
+
+describe.skipIf(!!noFullDevice)('a log that cannot be written (a full disk)', () => {
+  it('costs the lines, not the process, and says so once on standard error', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--conditions=@galley/source', '--import', 'tsx', 'test/platform/support/log-lines.ts'],
+      { stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    // A logger stuck on the full device never ends: stop it rather than leave it running.
+    const stuck = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    clearTimeout(stuck);
+    expect({ code, stderr }).toEqual({
+      code: 0,
+      stderr:
+        'galley: the log cannot be written (ENOSPC); requests go on, their lines are lost\ndone\n',
+    });
   });
 });

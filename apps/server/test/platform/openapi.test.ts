@@ -111,15 +111,19 @@ describe('ApiRegistry', () => {
         },
       },
     });
-    // A JSON body can be refused as not JSON, too large or invalid, whatever the route lists.
+    // A JSON body can be refused as not JSON, too large, in another charset or invalid, whatever
+    // the route lists; and any operation answers 503 or 507 when storage fails.
     expect(Object.keys(patch.responses as object).sort()).toEqual([
       '200',
       '400',
       '401',
       '409',
       '413',
+      '415',
       '422',
       '429',
+      '503',
+      '507',
     ]);
     const problem = { $ref: '#/components/schemas/Problem' };
     expect(patch.responses).toMatchObject({
@@ -151,6 +155,8 @@ describe('ApiRegistry', () => {
       '404',
       '422',
       '429',
+      '503',
+      '507',
     ]);
     expect(get.operationId).toBe('getProjectsId');
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, statSync, unlinkSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { access, constants, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { ByteRange, ByteSource, ByteStore, PutResult } from './byte-store.js';
@@ -30,6 +30,11 @@ export class DiskByteStore implements ByteStore {
   async init(): Promise<void> {
     await mkdir(this.#tmp, { recursive: true });
     await this.#removeAbandoned();
+  }
+
+  /** Resolves when new bytes can be written here (the folder is there and not read-only). */
+  async writable(): Promise<void> {
+    await access(this.#tmp, constants.W_OK);
   }
 
   /**

@@ -23,6 +23,12 @@ const zipResponse = (description: string) => ({
     ETag: { description: 'The same digest, quoted' },
   },
 });
+/** A conditional read of a ZIP: what the client already has need not come again. */
+const conditional = {
+  requestHeaders: { 'If-None-Match': 'The ETag of a copy the caller has: 304 when it is this one' },
+};
+const notModified = { description: 'Not modified: `If-None-Match` named this ZIP’s ETag' };
+
 /**
  * Where a page of the page list ended, in the revision it was read from: the next pages come
  * from that revision too (revisions never change), so a folder replaced meanwhile neither
@@ -39,7 +45,8 @@ export function folderRoutes(api: ApiRouter, ctx: V1Context): void {
       summary: 'The current saved folder as a deterministic ZIP',
       tags,
       params: ProjectParams,
-      responses: { 200: zipResponse('The folder'), 404: notFound },
+      ...conditional,
+      responses: { 200: zipResponse('The folder'), 304: notModified, 404: notFound },
     },
     async ({ req, res, params }) => {
       const { project } = await projectFor(ctx, req, params.id, 'read');
@@ -56,7 +63,8 @@ export function folderRoutes(api: ApiRouter, ctx: V1Context): void {
       summary: 'The exact ZIP bytes of a confirmed version',
       tags,
       params: VersionParams,
-      responses: { 200: zipResponse('The confirmed ZIP'), 404: notFound },
+      ...conditional,
+      responses: { 200: zipResponse('The confirmed ZIP'), 304: notModified, 404: notFound },
     },
     async ({ req, res, params }) => {
       const { project } = await projectFor(ctx, req, params.id, 'read');

@@ -20,7 +20,7 @@ import { MAX_BLOB_BYTES } from './blobs.js';
 import { assetAnswer, createAsset, releaseUnused, uploadLost } from '../write-asset.js';
 import type { Caller } from './write.js';
 import { assetWrite } from './write.js';
-import { responses } from './responses.js';
+import { created, responses } from './responses.js';
 
 export const AssetParams = z.object({ id: v2.AssetId });
 /** The multipart form of POST /assets, as documented: its fields, and the file itself. */
@@ -184,6 +184,7 @@ export function assetRoutes(api: ApiRouter, ctx: V2Context): void {
         201: {
           description: 'The asset with revision 1 and its inspection',
           schema: v2.AssetEnvelope,
+          headers: created.asset,
         },
         ...responses.write,
         413: responses[413],

@@ -58,6 +58,7 @@ export function fileRoutes(api: ApiRouter, ctx: V2Context): void {
       responses: {
         200: { description: 'The file, as its own media type', contentType: '*/*' },
         206: { description: 'The requested range, as the file’s media type', contentType: '*/*' },
+        304: { description: 'Not modified: `If-None-Match` named the file’s ETag' },
         404: responses[404],
         410: responses[410],
         416: { description: 'The range cannot be met' },

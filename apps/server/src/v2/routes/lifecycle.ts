@@ -10,7 +10,7 @@ import { HttpProblem } from '../../http/problem.js';
 import { assetProblem } from '../problems.js';
 import { assetAnswer, commitReleasing, commitRevision, createAsset } from '../write-asset.js';
 import { AssetParams } from './assets.js';
-import { responses } from './responses.js';
+import { created, responses } from './responses.js';
 import { assetWrite } from './write.js';
 import { validationFailed } from '../../http/parse.js';
 
@@ -72,7 +72,7 @@ export function lifecycleRoutes(api: ApiRouter, ctx: V2Context): void {
       params: AssetParams,
       body: v2.DuplicateAsset,
       responses: {
-        201: { description: 'The new asset', schema: v2.AssetEnvelope },
+        201: { description: 'The new asset', schema: v2.AssetEnvelope, headers: created.asset },
         ...responses.assetWrite,
         410: responses[410],
       },
@@ -107,7 +107,11 @@ export function lifecycleRoutes(api: ApiRouter, ctx: V2Context): void {
       params: AssetParams,
       body: v2.CopyAsset,
       responses: {
-        201: { description: 'The production with the new revision', schema: v2.AssetEnvelope },
+        201: {
+          description: 'The production with the new revision',
+          schema: v2.AssetEnvelope,
+          headers: created.revision,
+        },
         ...responses.assetWrite,
       },
     },

@@ -2,6 +2,12 @@ import type { ResponseSpec } from '../../openapi/registry.js';
 
 const r = (description: string): ResponseSpec => ({ description });
 
+/** The `Location` of a 201: the new asset, or the new revision (`?revision=N`). */
+export const created = {
+  asset: { Location: { description: 'URL of the new asset' } },
+  revision: { Location: { description: 'URL of the new revision (`…/assets/{id}?revision=N`)' } },
+};
+
 /** Error answers shared by the asset interface's operations, as documented in OpenAPI. */
 export const responses = {
   403: r('The asset belongs to the service (system:svc) and cannot be written'),

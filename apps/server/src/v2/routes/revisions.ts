@@ -10,7 +10,7 @@ import { RevisionCursor } from '../pages.js';
 import { assetAnswer, commitReleasing, commitRevision } from '../write-asset.js';
 import { refOf } from '../views.js';
 import { AssetParams } from './assets.js';
-import { responses } from './responses.js';
+import { created, responses } from './responses.js';
 import { assetWrite } from './write.js';
 
 const RevisionParams = AssetParams.extend({ n: StoredNumberText });
@@ -63,7 +63,11 @@ export function revisionRoutes(api: ApiRouter, ctx: V2Context): void {
       body: v2.NewRevision,
       bodyVerbatim: ['put.*.json'],
       responses: {
-        201: { description: 'The new revision and its inspection', schema: v2.AssetEnvelope },
+        201: {
+          description: 'The new revision and its inspection',
+          schema: v2.AssetEnvelope,
+          headers: created.revision,
+        },
         ...responses.assetWrite,
         410: responses[410],
       },
