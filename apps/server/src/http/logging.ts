@@ -29,9 +29,11 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
 }
 
 /**
- * Standard output, written as pino does by default, except that a write that fails (a full disk
- * under a redirected log, a closed pipe) costs the line, not the service: unhandled, the error
- * ended the process. Said once on standard error.
+ * Standard output, where a write that fails (a full disk under a redirected log, a closed pipe)
+ * costs the line, not the service: unhandled, the error ended the process. Said once on standard
+ * error. Written synchronously: pino's default buffers lines and, when they cannot be written,
+ * keeps the process from ever exiting (its exit hook waits for a flush that never succeeds); each
+ * line is tried afresh, so logging resumes once there is room again.
  */
 function standardOutput(): DestinationStream {
   const stream = pino.destination({ dest: 1, sync: true, maxLength: HELD_LOG_BYTES });
