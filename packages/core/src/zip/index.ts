@@ -3,8 +3,10 @@ export { defaultZipLimits, type ZipLimits } from './limits.js';
 export { readZip, type ReadZipOptions, type ReadZipResult } from './read.js';
 export {
   writeZip,
+  writeZipAsync,
   zipDeflateLevel,
   ZipWriteError,
+  type AsyncRawDeflate,
   type RawDeflate,
   type WriteZipOptions,
 } from './write.js';

@@ -5,6 +5,8 @@ import { crc32 } from './crc32.js';
 
 /** Raw DEFLATE (no zlib header), e.g. fflate's `deflateSync` or node:zlib's `deflateRawSync`. */
 export type RawDeflate = (data: Uint8Array) => Uint8Array;
+/** Raw DEFLATE that answers later, e.g. node:zlib's `deflateRaw`. */
+export type AsyncRawDeflate = (data: Uint8Array) => Promise<Uint8Array>;
 
 export interface WriteZipOptions {
   /** Defaults to fflate at `zipDeflateLevel`; the server passes node:zlib at the same level. */
@@ -72,15 +74,35 @@ interface Packed {
   readonly data: Uint8Array;
 }
 
+/** The entry with `data` stored as given; `deflated` when deflating is worth trying. */
+function entryOf(path: string, content: Uint8Array): { entry: Packed; deflated: boolean } {
+  const name = new TextEncoder().encode(path);
+  const entry = { name, crc: crc32(content), size: content.length, method: methods.stored };
+  return {
+    entry: { ...entry, data: content },
+    deflated: content.length > 0 && !isCompressedFormat(path),
+  };
+}
+
+/** Data that deflate cannot shrink is stored: the choice depends only on the bytes. */
+function withCompressed(entry: Packed, compressed: Uint8Array): Packed {
+  return compressed.length < entry.size
+    ? { ...entry, method: methods.deflated, data: compressed }
+    : entry;
+}
+
 function pack(path: string, content: Uint8Array, deflate: RawDeflate): Packed {
-  const base = { name: new TextEncoder().encode(path), crc: crc32(content), size: content.length };
-  if (content.length > 0 && !isCompressedFormat(path)) {
-    const compressed = deflate(content);
-    // Data that deflate cannot shrink is stored: the choice depends only on the bytes.
-    if (compressed.length < content.length)
-      return { ...base, method: methods.deflated, data: compressed };
-  }
-  return { ...base, method: methods.stored, data: content };
+  const { entry, deflated } = entryOf(path, content);
+  return deflated ? withCompressed(entry, deflate(content)) : entry;
+}
+
+async function packAsync(
+  path: string,
+  content: Uint8Array,
+  deflate: AsyncRawDeflate,
+): Promise<Packed> {
+  const { entry, deflated } = entryOf(path, content);
+  return deflated ? withCompressed(entry, await deflate(content)) : entry;
 }
 
 function writeHeader(out: ByteWriter, entry: Packed): ByteWriter {
@@ -105,9 +127,31 @@ function writeHeader(out: ByteWriter, entry: Packed): ByteWriter {
  */
 export function writeZip(folder: Folder, options: WriteZipOptions = {}): Uint8Array {
   const deflate = options.deflate ?? fflateDefault;
+  return assemble(sortedPaths(folder).map((path) => pack(path, folder.get(path)!, deflate)));
+}
+
+/**
+ * `writeZip` with a deflate that runs elsewhere (node:zlib's thread pool): the same bytes as
+ * `writeZip` with the same deflate, while the caller's thread is free between entries.
+ */
+export async function writeZipAsync(
+  folder: Folder,
+  options: { deflate: AsyncRawDeflate },
+): Promise<Uint8Array> {
+  const entries: Packed[] = [];
+  for (const path of sortedPaths(folder)) {
+    entries.push(await packAsync(path, folder.get(path)!, options.deflate));
+  }
+  return assemble(entries);
+}
+
+function sortedPaths(folder: Folder): string[] {
   const paths = [...folder.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   if (paths.length > maxEntries) throw new ZipWriteError('too_many_entries');
-  const entries = paths.map((path) => pack(path, folder.get(path)!, deflate));
+  return paths;
+}
+
+function assemble(entries: readonly Packed[]): Uint8Array {
   const localBytes = entries.reduce(
     (n, e) => n + localHeaderBytes + e.name.length + e.data.length,
     0,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { deflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { deflateRaw, deflateRawSync } from 'node:zlib';
 import fc from 'fast-check';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +8,7 @@ import {
   isZip,
   readZip,
   writeZip,
+  writeZipAsync,
   zipDeflateLevel,
   type Folder,
   type RawDeflate,
@@ -14,6 +16,8 @@ import {
 import { crc, te } from './craft.js';
 
 const zlibDeflate: RawDeflate = (data) => deflateRawSync(data, { level: zipDeflateLevel });
+const deflateRawAsync = promisify(deflateRaw);
+const zlibDeflateAsync = (data: Uint8Array) => deflateRawAsync(data, { level: zipDeflateLevel });
 
 const u16 = (b: Uint8Array, at: number) => b[at]! | (b[at + 1]! << 8);
 const u32 = (b: Uint8Array, at: number) => (u16(b, at) | (u16(b, at + 2) << 16)) >>> 0;
@@ -150,6 +154,16 @@ describe('writeZip and readZip, property-based', () => {
         expect(r.folder).toEqual(folder);
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it('writes the same bytes asynchronously (node:zlib off the thread) as with the same deflate', async () => {
+    await fc.assert(
+      fc.asyncProperty(folders, async (folder) => {
+        const zip = await writeZipAsync(folder, { deflate: zlibDeflateAsync });
+        expect(zip).toEqual(writeZip(folder, { deflate: zlibDeflate }));
+      }),
+      { numRuns: 100 },
     );
   });
 

@@ -51,7 +51,7 @@ export function folderRoutes(api: ApiRouter, ctx: V1Context): void {
     async ({ req, res, params }) => {
       const { project } = await projectFor(ctx, req, params.id, 'read');
       const state = await ctx.states.get(project.id, project.revision);
-      const zip = ctx.files.zip(await ctx.files.folder(state.manifest));
+      const zip = await ctx.files.zip(await ctx.files.folder(state.manifest));
       sendZip(res, zip, sha256Of(zip), `${project.id}-r${project.revision}.zip`);
     },
   );

@@ -1,13 +1,19 @@
 import { createHash } from 'node:crypto';
-import { deflateRawSync } from 'node:zlib';
-import { writeZip, zipDeflateLevel } from '@galley/core';
+import { promisify } from 'node:util';
+import { deflateRaw } from 'node:zlib';
+import { writeZipAsync, zipDeflateLevel } from '@galley/core';
 import type { Folder } from '@galley/core';
 import type { ByteStore, Store } from '@galley/store';
 import type { FileEntry } from '../store-types.js';
 import { WeightedLru } from './lru.js';
 
-/** The fixed level of every ZIP the service writes: the same folder gives the same bytes. */
-const deflate = (data: Uint8Array): Uint8Array => deflateRawSync(data, { level: zipDeflateLevel });
+const deflateRawAsync = promisify(deflateRaw);
+/**
+ * The fixed level of every ZIP the service writes: the same folder gives the same bytes. On
+ * node:zlib's thread pool, so a big folder's ZIP does not hold other requests up.
+ */
+const deflate = (data: Uint8Array): Promise<Uint8Array> =>
+  deflateRawAsync(data, { level: zipDeflateLevel });
 const PARALLEL_PUTS = 8;
 
 /**
@@ -77,8 +83,8 @@ export class FolderFiles {
   }
 
   /** The folder as the service's deterministic ZIP. */
-  zip(folder: Folder): Uint8Array {
-    return writeZip(folder, { deflate });
+  zip(folder: Folder): Promise<Uint8Array> {
+    return writeZipAsync(folder, { deflate });
   }
 }
 

@@ -248,7 +248,7 @@ export class ProjectChanges {
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         if (attempt > 0) await pause(attempt);
         const current = await this.current(projectId);
-        const zip = this.#files.zip(await this.#files.folder(current.manifest));
+        const zip = await this.#files.zip(await this.#files.folder(current.manifest));
         const stored = await this.#files.put(zip);
         const confirmed = await this.#store.transaction(async (tx) => {
           const locked = await tx.projects.lockRow(projectId);
