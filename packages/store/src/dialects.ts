@@ -33,6 +33,9 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 }
 
+const isBusy = (error: unknown) => (error as { code?: unknown } | null)?.code === 'SQLITE_BUSY';
+const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
+
 /**
  * A statement that starts a write (a transaction's BEGIN IMMEDIATE, a write on its own) and finds
  * the database locked by another process is tried again after a pause, for BUSY_TIMEOUT_MS, with
@@ -45,18 +48,25 @@ class PatientConnection implements DatabaseConnection {
     this.#inner = inner;
   }
 
-  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    let deadline: number | undefined;
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    // better-sqlite3 runs the statement at once: Kysely's connection throws a failure here, or
+    // answers a settled promise, which is passed on as it is (no await on every query).
+    try {
+      return this.#inner.executeQuery<R>(query);
+    } catch (error) {
+      if (!isBusy(error)) return Promise.reject(asError(error));
+      return this.#again(query, Date.now() + BUSY_TIMEOUT_MS);
+    }
+  }
+
+  async #again<R>(query: CompiledQuery, deadline: number): Promise<QueryResult<R>> {
     for (let pause = 1; ; pause = Math.min(pause * 2, BUSY_RETRY_MAX_MS)) {
+      await new Promise((resolve) => setTimeout(resolve, pause));
       try {
         return await this.#inner.executeQuery<R>(query);
       } catch (error) {
-        deadline ??= Date.now() + BUSY_TIMEOUT_MS;
-        if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) {
-          throw error;
-        }
+        if (!isBusy(error) || Date.now() >= deadline) throw error;
       }
-      await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }
 

@@ -35,6 +35,13 @@ function reasonOf(error: unknown): string {
     const inner = (error.errors as unknown[]).map(reasonOf).filter(Boolean);
     if (inner.length) return [...new Set(inner)].join('; ');
   }
-  if (error instanceof Error) return error.message || error.name;
+  if (error instanceof Error) {
+    // Kysely's words for a database that a later version migrated further than this one knows.
+    const unknown = /previously executed migration (\S+) is missing/.exec(error.message)?.[1];
+    if (unknown) {
+      return `it was migrated by a newer Galley (migration ${unknown} is unknown to this version); run that version or a later one`;
+    }
+    return error.message || error.name;
+  }
   return String(error);
 }
