@@ -34,6 +34,9 @@ export function notFound(
  * anything else is logged and answered 500 without detail, never with a stack trace.
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
+  const logStorageFailure = oncePer(STORAGE_LOG_EVERY_MS, (fields: object, message: string) =>
+    logger.error(fields, message),
+  );
   return (error: unknown, req, res, _next) => {
     const known = error instanceof HttpProblem ? error : fromClientError(error);
     if (res.headersSent) {
@@ -60,14 +63,34 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     const storage = storageFailureOf(error);
     if (storage) {
-      // The cause, not a stack: an outage fails every request alike, and the stack says nothing.
+      // The cause, not a stack, and once in a while: an outage fails every request alike (each
+      // has its own request line), and the stack says nothing.
       const { code, message } = error as { code?: unknown; message?: unknown };
-      logger.error({ reqId: req.id, code, cause: String(message) }, `storage ${storage}`);
+      logStorageFailure({ reqId: req.id, code, cause: String(message) }, `storage ${storage}`);
       sendProblem(res, storage === 'full' ? storageFull() : storageUnavailable());
       return;
     }
     logger.error({ err: error, reqId: req.id }, 'unexpected error');
     sendProblem(res, problem(500, 'internal_error', 'The server could not answer this request.'));
+  };
+}
+
+/** A storage failure is logged at most once in this many milliseconds (with how many were not). */
+const STORAGE_LOG_EVERY_MS = 10_000;
+
+/** `log`, at most once per `ms`; the next line says how many calls went unlogged meanwhile. */
+function oncePer(ms: number, log: (fields: object, message: string) => void) {
+  let last = Number.NEGATIVE_INFINITY;
+  let unlogged = 0;
+  return (fields: object, message: string): void => {
+    const now = performance.now();
+    if (now - last < ms) {
+      unlogged += 1;
+      return;
+    }
+    log(unlogged > 0 ? { ...fields, unlogged } : fields, message);
+    last = now;
+    unlogged = 0;
   };
 }
 

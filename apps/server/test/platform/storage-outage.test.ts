@@ -3,8 +3,10 @@
 // `/healthz` (liveness) does not, and service resumes by itself once the database is back.
 // The database is reached through a TCP relay on loopback that the test cuts and restores.
 import { createServer, connect } from 'node:net';
+import { Writable } from 'node:stream';
 import type { AddressInfo, Server, Socket } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createLogger } from '@galley/server';
 import { openStore } from '@galley/store';
 import type { Store } from '@galley/store';
 import { describePostgres } from '../../../../packages/store/test/stores.js';
@@ -73,6 +75,15 @@ describePostgres('PostgreSQL out of reach', (t) => {
   let relay: Relay;
   let store: Store;
   let s: TestServer;
+  const logged: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
+        logged.push(JSON.parse(line) as Record<string, unknown>);
+      }
+      done();
+    },
+  });
   const get = (path: string) =>
     fetch(`${s.url}${path}`, { headers: { authorization: `Bearer ${s.token}` } });
 
@@ -84,7 +95,7 @@ describePostgres('PostgreSQL out of reach', (t) => {
     await relay.open();
     url.port = String(relay.port);
     store = await openStore({ ...options, url: url.toString(), queryTimeoutMs: 1_000 });
-    s = await startTestServer({}, { store, clock: t.clock });
+    s = await startTestServer({}, { store, clock: t.clock }, createLogger('error', sink));
   });
   afterAll(async () => {
     await s.close();
@@ -111,6 +122,12 @@ describePostgres('PostgreSQL out of reach', (t) => {
     }
     // Liveness: the process itself is fine, so it is not to be restarted.
     expect(await (await get('/healthz')).json()).toEqual({ status: 'ok' });
+    // Each failed request has its own request line; the cause is said once, without a stack.
+    const causes = logged.filter((line) => line.msg === 'storage unavailable');
+    expect(causes).toHaveLength(1);
+    expect(causes[0]).toMatchObject({ level: 50, cause: expect.any(String) as unknown });
+    expect(causes[0]).not.toHaveProperty('err');
+    expect(logged.filter((line) => line.msg === 'request completed')).toHaveLength(3);
 
     await relay.open();
     expect((await get('/api/v1/projects')).status).toBe(200);
