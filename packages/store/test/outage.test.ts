@@ -144,3 +144,36 @@ describe('a SQLite database another process keeps locked', () => {
     }
   });
 });
+
+describe('a SQLite database that is full', () => {
+  it('fails the transaction with the full disk as its reason, then writes again', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'galley-full-'));
+    const store = await openStore({ kind: 'sqlite', dataDir: dir });
+    try {
+      // The database may not grow (as on a full disk): SQLite ends the transaction itself.
+      const { rows } = await sql<{
+        pages: number;
+      }>`select page_count as pages from pragma_page_count()`.execute(store.db);
+      await sql.raw(`pragma max_page_count = ${rows[0]!.pages}`).execute(store.db);
+      const failure = await thrownBy(() =>
+        store.transaction(async (tx) => {
+          for (let n = 0; n < 200; n++) {
+            await tx.accounts.create({
+              email: `f${n}@example.org`,
+              name: 'x'.repeat(2000),
+              password: 'pw',
+            });
+          }
+        }),
+      );
+      expect(storageFailureOf(failure)).toBe('full');
+      await sql.raw('pragma max_page_count = 1073741823').execute(store.db);
+      expect(
+        await store.accounts.create({ email: 'room@example.org', name: 'R', password: 'pw' }),
+      ).toMatchObject({ ok: true });
+    } finally {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
