@@ -11,7 +11,16 @@ export interface StartOptions extends AppOptions {
   port?: number;
   /** Use the address actually listened on as base URL and asset base URL (tests, port 0). */
   baseUrlFromListen?: boolean;
+  /** Milliseconds a connection may go without traffic either way before it is closed (2 min). */
+  idleTimeoutMs?: number;
 }
+
+/**
+ * A connection with no traffic either way for this long is closed: a client that stopped
+ * reading an answer (a big folder download) would otherwise hold its bytes in memory for ever.
+ * Longer than any request takes to be worked on without a byte moving.
+ */
+const IDLE_TIMEOUT_MS = 120_000;
 
 export interface RunningServer {
   /** `http://host:port` actually listened on. */
@@ -28,6 +37,7 @@ export interface RunningServer {
 
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const server = createServer();
+  server.timeout = options.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
   const host = options.host ?? options.config.host;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
