@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { writeSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import pino from 'pino';
 import type { DestinationStream, Level, Logger } from 'pino';
 import type { RequestHandler } from 'express';
+import { LogOutput } from './log-output.js';
 
 declare module 'node:http' {
   interface IncomingMessage {
@@ -20,37 +20,9 @@ function requestIdOf(req: IncomingMessage): string {
   return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
 }
 
-/** Log lines held while standard output cannot take them; beyond this they are dropped. */
-const HELD_LOG_BYTES = 1024 * 1024;
-
 /** The server's structured logger, to standard output unless a destination is given. */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
-  return pino({ level }, destination ?? standardOutput());
-}
-
-/**
- * Standard output, where a write that fails (a full disk under a redirected log, a closed pipe)
- * costs the line, not the service: unhandled, the error ended the process. Said once on standard
- * error. Written synchronously: pino's default buffers lines and, when they cannot be written,
- * keeps the process from ever exiting (its exit hook waits for a flush that never succeeds); each
- * line is tried afresh, so logging resumes once there is room again.
- */
-function standardOutput(): DestinationStream {
-  const stream = pino.destination({ dest: 1, sync: true, maxLength: HELD_LOG_BYTES });
-  let said = false;
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (said) return;
-    said = true;
-    try {
-      writeSync(
-        2,
-        `galley: the log cannot be written (${error.code ?? error.message}); requests go on, their lines are lost\n`,
-      );
-    } catch {
-      // Standard error is gone as well: nothing left to tell.
-    }
-  });
-  return stream;
+  return pino({ level }, destination ?? new LogOutput(1));
 }
 
 function levelOf(status: number, finished: boolean): Level {
