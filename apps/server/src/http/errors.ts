@@ -65,14 +65,19 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (storage) {
       // The cause, not a stack, and once in a while: an outage fails every request alike (each
       // has its own request line), and the stack says nothing.
-      const { code, message } = error as { code?: unknown; message?: unknown };
-      logStorageFailure({ reqId: req.id, code, cause: String(message) }, `storage ${storage}`);
+      logStorageFailure({ reqId: req.id, ...causeOf(error) }, `storage ${storage}`);
       sendProblem(res, storage === 'full' ? storageFull() : storageUnavailable());
       return;
     }
     logger.error({ err: error, reqId: req.id }, 'unexpected error');
     sendProblem(res, problem(500, 'internal_error', 'The server could not answer this request.'));
   };
+}
+
+/** What a storage failure's log line says of it: its code and message, not its stack. */
+export function causeOf(error: unknown): { code: unknown; cause: string } {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return { code, cause: String(message) };
 }
 
 /** A storage failure is logged at most once in this many milliseconds (with how many were not). */

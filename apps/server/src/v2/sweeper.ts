@@ -1,6 +1,7 @@
 import type { Clock, Store } from '@galley/store';
-import { isoTime } from '@galley/store';
+import { isoTime, storageFailureOf } from '@galley/store';
 import type { Logger } from 'pino';
+import { causeOf } from '../http/errors.js';
 
 /** Trashed assets are removed for good after 30 days (asset-api-v2, Limits). */
 export const TRASH_RETENTION_SECONDS = 30 * 86_400;
@@ -57,7 +58,12 @@ export function startSweeper(deps: { store: Store; clock: Clock; logger: Logger 
         if (report.purgedAssets || report.expiredBlobs)
           deps.logger.info({ sweep: report }, 'swept');
       })
-      .catch((error: unknown) => deps.logger.error({ err: error }, 'sweep failed'))
+      .catch((error: unknown) => {
+        // Storage out of reach is said without a stack, as for requests (the next sweep retries).
+        const storage = storageFailureOf(error);
+        if (storage) deps.logger.error(causeOf(error), `sweep failed: storage ${storage}`);
+        else deps.logger.error({ err: error }, 'sweep failed');
+      })
       .finally(() => {
         running = null;
       });
