@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { AppOptions, GalleyApp } from './app.js';
 import { createApp } from './app.js';
 import { answerClientError } from './http/client-error.js';
@@ -84,21 +84,29 @@ const SHUTDOWN_GRACE_MS = 20_000;
  * idle). Whatever is still open after SHUTDOWN_GRACE_MS is cut. Returns the function that stops.
  */
 function drainOnClose(server: Server): () => Promise<void> {
-  const open = new Set<ServerResponse>();
+  // Connections, not requests, are tracked: a request costs only the `stopping` test below.
+  const connections = new Set<Socket>();
   let stopping = false;
   const closeIdleSoon = () => setImmediate(() => server.closeIdleConnections());
+  const closeAfter = (res: ServerResponse) => {
+    if (!res.headersSent) res.setHeader('Connection', 'close');
+    res.once('close', closeIdleSoon);
+  };
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
   server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
-    open.add(res);
-    if (stopping) res.setHeader('Connection', 'close');
-    res.once('close', () => {
-      open.delete(res);
-      if (stopping) closeIdleSoon();
-    });
+    if (stopping) closeAfter(res);
   });
   return () =>
     new Promise<void>((resolve, reject) => {
       stopping = true;
-      for (const res of open) if (!res.headersSent) res.setHeader('Connection', 'close');
+      for (const socket of connections) {
+        // The answer in progress on the connection (Node keeps it there), if any.
+        const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+        if (res) closeAfter(res);
+      }
       const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       server.close((err) => {
         clearTimeout(cut);
