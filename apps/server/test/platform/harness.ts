@@ -2,6 +2,7 @@
 // one account with a token. Other server tests may import this by relative path.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
+import { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestClock, openStore } from '@galley/store';
@@ -115,4 +116,18 @@ export async function cutOffUpload(
   // Long enough for the server to start writing the file before the client goes.
   await new Promise((resolve) => setTimeout(resolve, 100));
   socket.destroy();
+}
+
+/** A log destination that keeps every JSON line written to it, parsed, in `lines`. */
+export function logLines(): { sink: Writable; lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+      }
+      done();
+    },
+  });
+  return { sink, lines };
 }

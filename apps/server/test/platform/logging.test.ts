@@ -1,21 +1,12 @@
 // The request log: one line per request at the right level, with no credential in it.
 import { spawn } from 'node:child_process';
 import { existsSync, openSync } from 'node:fs';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@galley/server';
-import { cutOffUpload, startTestServer } from './harness.js';
+import { cutOffUpload, logLines, startTestServer } from './harness.js';
 import type { TestServer } from './harness.js';
 
-const lines: Array<Record<string, unknown>> = [];
-const sink = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
-      lines.push(JSON.parse(line) as Record<string, unknown>);
-    }
-    done();
-  },
-});
+const { sink, lines } = logLines();
 
 afterAll(() => sink.destroy());
 

@@ -3,14 +3,13 @@
 // `/healthz` (liveness) does not, and service resumes by itself once the database is back.
 // The database is reached through a TCP relay on loopback that the test cuts and restores.
 import { createServer, connect } from 'node:net';
-import { Writable } from 'node:stream';
 import type { AddressInfo, Server, Socket } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createLogger } from '@galley/server';
 import { openStore } from '@galley/store';
 import type { Store } from '@galley/store';
 import { describePostgres } from '../../../../packages/store/test/stores.js';
-import { startTestServer } from './harness.js';
+import { logLines, startTestServer } from './harness.js';
 import type { TestServer } from './harness.js';
 
 /**
@@ -75,15 +74,7 @@ describePostgres('PostgreSQL out of reach', (t) => {
   let relay: Relay;
   let store: Store;
   let s: TestServer;
-  const logged: Array<Record<string, unknown>> = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
-        logged.push(JSON.parse(line) as Record<string, unknown>);
-      }
-      done();
-    },
-  });
+  const { sink, lines: logged } = logLines();
   const get = (path: string) =>
     fetch(`${s.url}${path}`, { headers: { authorization: `Bearer ${s.token}` } });
 
