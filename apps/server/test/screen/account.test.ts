@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  logIn,
   screenshot,
   startScreenTest,
   UNLABELLED_CONTROLS,
@@ -37,8 +36,7 @@ describe.skipIf(!!why)('screen: log in, API tokens, log out', () => {
   });
 
   it('issues a token that is shown once, lists it, and revokes it', async () => {
-    const { page, problems, context } = await t.person();
-    await logIn(page, t.server.url, t.server.account.email, t.server.password);
+    const { page, problems, context } = await t.signedIn();
     await page.getByRole('link', { name: 'Account → API tokens' }).click();
     await page.getByLabel('Valid for (days)').fill('30');
     await page.getByRole('button', { name: 'Issue token' }).click();
@@ -74,8 +72,7 @@ describe.skipIf(!!why)('screen: log in, API tokens, log out', () => {
   });
 
   it('logs out: the session ends on the server', async () => {
-    const { page, context } = await t.person();
-    await logIn(page, t.server.url, t.server.account.email, t.server.password);
+    const { page, context } = await t.signedIn();
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL(/\/login$/);
     await page.goto(`${t.server.url}/projects`);
@@ -107,8 +104,7 @@ describe.skipIf(!!why)('screen: log in, API tokens, log out', () => {
   });
 
   it('every control has a label', async () => {
-    const { page, context } = await t.person();
-    await logIn(page, t.server.url, t.server.account.email, t.server.password);
+    const { page, context } = await t.signedIn();
     for (const path of [
       '/account/tokens',
       '/projects',

@@ -43,8 +43,7 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
 
   it('leaves the editor with one Back after changes (the preview adds no history)', async () => {
     const site = await openSite(t, plainSiteZip());
-    const { page, context, problems } = await t.person();
-    await logIn(page, t.server.url, t.server.account.email, t.server.password);
+    const { page, context, problems } = await t.signedIn();
     const project = `${t.server.url}/projects/${site.id}`;
     await page.goto(project);
     await editing(page, editorOf(site));
@@ -111,8 +110,7 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
 
   it('makes a duplicated tab another client, and says when a change was overtaken', async () => {
     const site = await openSite(t, plainSiteZip());
-    const { page, context } = await t.person();
-    await logIn(page, t.server.url, t.server.account.email, t.server.password);
+    const { page, context } = await t.signedIn();
     await editing(page, editorOf(site));
     const client = await page.evaluate<string>(`sessionStorage.getItem('${EDITOR_CLIENT_KEY}')`);
     expect(client).toMatch(/^screen-/);
@@ -189,8 +187,7 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
       body: JSON.stringify({ title: long }),
     });
     expect(renamed.status).toBe(200);
-    const { page, context, problems } = await t.person();
-    await logIn(page, t.server.url, t.server.account.email, t.server.password);
+    const { page, context, problems } = await t.signedIn();
     const fits = () =>
       page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth');
 
@@ -210,8 +207,7 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
 
   it('shows a refused rename at the form, with its reason, and drops the old success', async () => {
     const site = await openSite(t, plainSiteZip());
-    const { page, context } = await t.person();
-    await logIn(page, t.server.url, t.server.account.email, t.server.password);
+    const { page, context } = await t.signedIn();
     await page.goto(`${t.server.url}/projects/${site.id}`);
     const title = page.getByLabel('Title', { exact: true });
     await title.fill('Harbour');
@@ -245,8 +241,7 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
   // Last: the server is replaced by another process (another preview key) on the same port.
   it('shows the preview again after the server restarts', async () => {
     const site = await openSite(t, plainSiteZip());
-    const { page, context, problems } = await t.person();
-    await logIn(page, t.server.url, t.server.account.email, t.server.password);
+    const { page, context, problems } = await t.signedIn();
     await editing(page, editorOf(site));
     await insert(page, 'before-restart');
     const preview = page.frameLocator('#preview-frame');

@@ -27,8 +27,7 @@ describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () 
     });
     expect(put.status).toBe(200);
 
-    const ada = await t.person();
-    await logIn(ada.page, t.server.url, t.server.account.email, t.server.password);
+    const ada = await t.signedIn();
     await ada.page.goto(site.editor);
     await expect
       .poll(() => ada.page.locator('#lock-status').textContent())

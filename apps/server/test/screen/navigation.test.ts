@@ -86,8 +86,7 @@ describe.skipIf(!!why)('screen: links, ended sessions, errors said once', () => 
 
   it('sends the editor to the login when the session cookie is gone, then back', async () => {
     const site = await openSite(t, plainSiteZip());
-    const { page, context } = await t.person();
-    await logIn(page, t.server.url, t.server.account.email, t.server.password);
+    const { page, context } = await t.signedIn();
     // The editor renews its lock every 20 s; a fake clock brings the next renewal at once.
     await page.clock.install();
     const path = `/projects/${site.id}/edit?page=${site.index}`;
@@ -121,8 +120,7 @@ describe.skipIf(!!why)('screen: links, ended sessions, errors said once', () => 
 
   it('sends a page whose session expired to the login on its next request, then back', async () => {
     const site = await openSite(t, plainSiteZip());
-    const { page, context } = await t.person();
-    await logIn(page, t.server.url, t.server.account.email, t.server.password);
+    const { page, context } = await t.signedIn();
     await page.goto(`${t.server.url}/projects/${site.id}`);
     await expect.poll(() => page.locator('h1').textContent()).toBe('Harbour Café');
 
@@ -153,8 +151,7 @@ describe.skipIf(!!why)('screen: links, ended sessions, errors said once', () => 
   });
 
   it('says each error once, and stops where nothing can be done', async () => {
-    const { page, context } = await t.person();
-    await logIn(page, t.server.url, t.server.account.email, t.server.password);
+    const { page, context } = await t.signedIn();
 
     // A ZIP that is neither a project folder nor a site: the failed checks are named once.
     await page.getByLabel(/ZIP file/).setInputFiles({

@@ -40,8 +40,7 @@ describe.skipIf(!!why)('screen: projects, members and roles, by keyboard too', (
   });
 
   it('shows why a folder is refused', async () => {
-    const { page, context } = await t.person();
-    await logIn(page, t.server.url, t.server.account.email, t.server.password);
+    const { page, context } = await t.signedIn();
     const broken = writeZip(
       new Map([['project.json', new TextEncoder().encode('{"format": 1, "title": "x"}')]]),
     );
@@ -60,8 +59,7 @@ describe.skipIf(!!why)('screen: projects, members and roles, by keyboard too', (
 
   it('lets an owner export, manage members and delete; a viewer only reads', async () => {
     const bob = await t.server.addAccount('bea@example.org', 'Bea');
-    const ada = await t.person();
-    await logIn(ada.page, t.server.url, t.server.account.email, t.server.password);
+    const ada = await t.signedIn();
     await ada.page.getByLabel(/ZIP file/).setInputFiles({
       name: 'site.zip',
       mimeType: 'application/zip',

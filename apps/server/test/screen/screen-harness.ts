@@ -50,6 +50,8 @@ export interface ScreenTest {
   browser: Browser;
   /** A fresh browser context (its own cookies and session storage) with a page in it. */
   person(): Promise<Person>;
+  /** `person()`, signed in on the screen as the server's first account. */
+  signedIn(): Promise<Person>;
   close(): Promise<void>;
 }
 
@@ -58,9 +60,14 @@ export async function startScreenTest(): Promise<ScreenTest> {
   const server = await startTestServer();
   const browser = await launchChromium();
   await mkdir(screenshots, { recursive: true });
-  return {
+  const test: ScreenTest = {
     server,
     browser,
+    async signedIn() {
+      const person = await test.person();
+      await logIn(person.page, server.url, server.account.email, server.password);
+      return person;
+    },
     async person() {
       const context = await browser.newContext({ viewport: VIEWPORT });
       await context.addInitScript(RECORD_VIOLATIONS);
@@ -79,6 +86,7 @@ export async function startScreenTest(): Promise<ScreenTest> {
       await server.close();
     },
   };
+  return test;
 }
 
 export async function logIn(

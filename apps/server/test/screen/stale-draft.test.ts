@@ -3,7 +3,7 @@
 // only way out was a new tab).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { logIn, startScreenTest, whyNoChromium } from './screen-harness.js';
+import { startScreenTest, whyNoChromium } from './screen-harness.js';
 import type { ScreenTest } from './screen-harness.js';
 import { plainSiteZip } from './site-fixtures.js';
 
@@ -48,8 +48,7 @@ describe.skipIf(!!why)('screen: other clients’ saves and locks', () => {
     const outlineHas = (id: string) =>
       page.locator('#outline button', { hasText: `#${id}` }).count();
 
-    const { page } = await t.person();
-    await logIn(page, t.server.url, t.server.account.email, t.server.password);
+    const { page } = await t.signedIn();
     const editorUrl = `${t.server.url}/projects/${project.id}/edit?page=${index}`;
     const editing = async () => {
       await page.goto(editorUrl);
