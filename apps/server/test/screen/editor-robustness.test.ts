@@ -177,15 +177,7 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
       ]),
     );
     const site = await openSite(t, zip);
-    const renamed = await fetch(`${t.server.url}/api/v1/projects/${site.id}`, {
-      method: 'PATCH',
-      headers: {
-        authorization: `Bearer ${t.server.token}`,
-        'x-editor-client': 'test-setup',
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify({ title: long }),
-    });
+    const renamed = await renameOverApi(t, site.id, long);
     expect(renamed.status).toBe(200);
     const { page, context, problems } = await t.signedIn();
     const fits = () =>
@@ -216,15 +208,7 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
     await expect.poll(() => status.textContent()).toBe('Renamed.');
 
     // The reason the service gives for the field, not only its name.
-    const refused = await fetch(`${t.server.url}/api/v1/projects/${site.id}`, {
-      method: 'PATCH',
-      headers: {
-        authorization: `Bearer ${t.server.token}`,
-        'x-editor-client': 'test-setup',
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify({ title: 'tab\there' }),
-    });
+    const refused = await renameOverApi(t, site.id, 'tab\there');
     const { errors } = (await refused.json()) as { errors: { title: string[] } };
     await title.fill('tab\there');
     await page.getByRole('button', { name: 'Rename' }).click();
@@ -269,3 +253,16 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
     }
   });
 });
+
+/** Renames a project through the editing interface, as another client would. */
+function renameOverApi(t: ScreenTest, id: string, title: string): Promise<Response> {
+  return fetch(`${t.server.url}/api/v1/projects/${id}`, {
+    method: 'PATCH',
+    headers: {
+      authorization: `Bearer ${t.server.token}`,
+      'x-editor-client': 'test-setup',
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({ title }),
+  });
+}
