@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { AppOptions, GalleyApp } from './app.js';
 import { createApp } from './app.js';
 import { answerClientError } from './http/client-error.js';
+import { expressMessages } from './http/express-messages.js';
 
 export interface StartOptions extends AppOptions {
   host?: string;
@@ -36,7 +37,8 @@ export interface RunningServer {
 }
 
 export async function startServer(options: StartOptions): Promise<RunningServer> {
-  const server = createServer();
+  const messages = expressMessages();
+  const server = createServer(messages.serverOptions);
   server.timeout = options.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
   const host = options.host ?? options.config.host;
   await new Promise<void>((resolve, reject) => {
@@ -51,6 +53,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   let galley: GalleyApp;
   try {
     galley = createApp({ ...options, config });
+    messages.adopt(galley.app);
   } catch (error) {
     server.close();
     throw error;
