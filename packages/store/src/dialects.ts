@@ -1,6 +1,6 @@
 import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, PostgresDialect, SqliteDialect, SqliteDriver } from 'kysely';
-import type { DatabaseConnection, Dialect, Driver, QueryResult } from 'kysely';
+import type { DatabaseConnection, Dialect, Driver, QueryResult, SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import type { Stamp } from './stamped-cache.js';
 
@@ -21,10 +21,16 @@ const CONNECT_TIMEOUT_MS = 10_000;
  */
 class ImmediateSqliteDriver extends SqliteDriver {
   #patient: PatientConnection | undefined;
+  readonly #beforeStatement: () => void;
+
+  constructor(config: SqliteDialectConfig, beforeStatement: () => void) {
+    super(config);
+    this.#beforeStatement = beforeStatement;
+  }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
     const connection = await super.acquireConnection();
-    this.#patient ??= new PatientConnection(connection);
+    this.#patient ??= new PatientConnection(connection, this.#beforeStatement);
     return this.#patient;
   }
 
@@ -52,18 +58,22 @@ const asError = (error: unknown) => (error instanceof Error ? error : new Error(
  * A statement that starts a write (a transaction's BEGIN IMMEDIATE, a write on its own) and finds
  * the database locked by another process is tried again after a pause, for BUSY_TIMEOUT_MS, with
  * the event loop free meanwhile. Inside a transaction this connection holds the lock already.
+ * `beforeStatement` runs before every statement (see `sqliteDialect`).
  */
 class PatientConnection implements DatabaseConnection {
   readonly #inner: DatabaseConnection;
+  readonly #beforeStatement: () => void;
 
-  constructor(inner: DatabaseConnection) {
+  constructor(inner: DatabaseConnection, beforeStatement: () => void) {
     this.#inner = inner;
+    this.#beforeStatement = beforeStatement;
   }
 
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     // better-sqlite3 runs the statement at once: Kysely's connection throws a failure here, or
     // answers a settled promise, which is passed on as it is (no await on every query).
     try {
+      this.#beforeStatement();
       return this.#inner.executeQuery<R>(query);
     } catch (error) {
       if (!isBusy(error)) return Promise.reject(asError(error));
@@ -75,6 +85,7 @@ class PatientConnection implements DatabaseConnection {
     for (let pause = 1; ; pause = Math.min(pause * 2, BUSY_RETRY_MAX_MS)) {
       await new Promise((resolve) => setTimeout(resolve, pause));
       try {
+        this.#beforeStatement();
         return await this.#inner.executeQuery<R>(query);
       } catch (error) {
         if (!isBusy(error) || Date.now() >= deadline) throw error;
@@ -83,20 +94,23 @@ class PatientConnection implements DatabaseConnection {
   }
 
   streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    this.#beforeStatement();
     return this.#inner.streamQuery<R>(query, chunkSize);
   }
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #database: () => Promise<SqliteDatabase.Database>;
+  readonly #beforeStatement: () => void;
 
-  constructor(database: () => Promise<SqliteDatabase.Database>) {
+  constructor(database: () => Promise<SqliteDatabase.Database>, beforeStatement: () => void) {
     super({ database });
     this.#database = database;
+    this.#beforeStatement = beforeStatement;
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver({ database: this.#database });
+    return new ImmediateSqliteDriver({ database: this.#database }, this.#beforeStatement);
   }
 }
 
@@ -106,9 +120,14 @@ class ImmediateSqliteDialect extends SqliteDialect {
  * connection has written (`total_changes()`). Both undefined until the connection opens.
  * `rowsWritten`: `total_changes()` alone, which takes no lock.
  * `relaxCommits(true)` lets the connection's commits skip the flush to disk (`synchronous =
- * NORMAL`), `relaxCommits(false)` puts back FULL; only with the connection held (relaxed.ts).
+ * NORMAL`), `relaxCommits(false)` ends that; only with the connection held (relaxed.ts).
  * These run on the connection directly: they read or set where it stands, not data, and through
  * the query builder each cost more than the statement they run.
+ *
+ * FULL comes back lazily, before the next statement that is not part of a relaxed write: no other
+ * statement ever commits at NORMAL, and a chain of relaxed writes (a draft's operations) sets
+ * the level once instead of twice per write. PRAGMA synchronous is compiled anew on every run,
+ * so each setting cost more than the insert it surrounded.
  */
 export function sqliteDialect(file: string): {
   dialect: Dialect;
@@ -118,6 +137,19 @@ export function sqliteDialect(file: string): {
   relaxCommits: (relaxed: boolean) => void;
 } {
   let handle: ConnectionStatements | undefined;
+  const opened = (): ConnectionStatements => {
+    if (!handle) throw new Error('The SQLite connection is not open.');
+    return handle;
+  };
+  /** The connection is at NORMAL; a relaxed write holds it. */
+  let atNormal = false;
+  let relaxing = false;
+  const beforeStatement = (): void => {
+    if (atNormal && !relaxing) {
+      opened().full.run();
+      atNormal = false;
+    }
+  };
   const dialect = new ImmediateSqliteDialect(() => {
     const db = new SqliteDatabase(file);
     // Opening may wait in SQLite itself (nothing is served yet); afterwards PatientConnection
@@ -135,18 +167,17 @@ export function sqliteDialect(file: string): {
     };
     cachePreparedStatements(db);
     return Promise.resolve(db);
-  });
+  }, beforeStatement);
   const changeStamp = (): Stamp | undefined => handle && [handle.dataVersion.get() as number];
   const writeStamp = (): Stamp | undefined =>
     handle && [handle.dataVersion.get() as number, handle.totalChanges.get() as number];
-  const opened = (): ConnectionStatements => {
-    if (!handle) throw new Error('The SQLite connection is not open.');
-    return handle;
-  };
   const rowsWritten = (): number => opened().totalChanges.get() as number;
   const relaxCommits = (relaxed: boolean): void => {
-    const statements = opened();
-    (relaxed ? statements.relaxed : statements.full).run();
+    relaxing = relaxed;
+    if (relaxed && !atNormal) {
+      opened().relaxed.run();
+      atNormal = true;
+    }
   };
   return { dialect, changeStamp, writeStamp, rowsWritten, relaxCommits };
 }

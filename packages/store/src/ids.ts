@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 const ID_LENGTH = 20; // 20 base-36 characters: about 103 bits of randomness
@@ -20,6 +20,7 @@ export function randomSecret(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
 }
 
+/** One call, no Hash object: several times quicker on the short inputs of every request. */
 export function sha256Hex(value: string | Uint8Array): string {
-  return createHash('sha256').update(value).digest('hex');
+  return hash('sha256', value, 'hex');
 }

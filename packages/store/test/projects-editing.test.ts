@@ -236,16 +236,26 @@ describeStores('drafts', (t) => {
     const d = await openDraft(store, { pageId, projectId: id, holder }, 'a');
     const operation = { kind: 'remove', target: '#x' };
     expect(await store.drafts.append(d, { kind: 'operation', token: 'b', operation })).toBe(true);
+    const level = async (db: typeof store.db) =>
+      (await sql<{ synchronous: number }>`pragma synchronous`.execute(db)).rows[0]?.synchronous;
+    // Every statement after a relaxed write runs at FULL (2), a transaction's included.
+    if (t.kind === 'sqlite') expect(await level(store.db)).toBe(2);
+    const next = { ...d, token: 'b', sequence: d.sequence + 1 };
+    expect(await store.drafts.append(next, { kind: 'operation', token: 'c', operation })).toBe(
+      true,
+    );
     if (t.kind === 'sqlite') {
-      const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(store.db);
-      expect(rows[0]?.synchronous).toBe(2);
+      expect(await store.db.transaction().execute((tx) => level(tx))).toBe(2);
     }
     // Seen by another process on the same data.
     const reopened = await openStore(options);
     try {
       const found = (await reopened.drafts.find(pageId, holder))!;
-      expect(found.token).toBe('b');
-      expect(await reopened.drafts.log(found)).toEqual({ operations: [operation], applied: 1 });
+      expect(found.token).toBe('c');
+      expect(await reopened.drafts.log(found)).toEqual({
+        operations: [operation, operation],
+        applied: 2,
+      });
     } finally {
       await reopened.close();
     }
