@@ -81,6 +81,24 @@ describeStores('content lock', (t) => {
     expect(missing).toEqual([gone]);
   });
 
+  it('looks on disk only for contents the base revision does not hold while it is kept', async () => {
+    const held = await storedText(t.store, 'held by the base');
+    const gone = await storedText(t.store, 'released first, again');
+    const asset = await assetWith(t.store, held);
+    expect(await t.store.content.release([gone])).toEqual([gone]);
+    // Bytes of a revision in use are never released; removed behind the store's back, they show
+    // that the disk is not asked about them.
+    expect(await t.store.bytes.delete(held)).toBe(true);
+    const from = { assetId: asset.id, number: 1, sha256s: [held] };
+    const keep = (base?: typeof from) =>
+      t.store.transaction((tx) => tx.content.keep([held, gone], base));
+    expect(await keep(from)).toEqual([gone]);
+    expect(await keep()).toEqual([held, gone]);
+    expect(await keep({ ...from, number: 2 })).toEqual([held, gone]);
+    await t.store.assets.eraseRevision(asset.id, 1, null);
+    expect(await keep(from)).toEqual([held, gone]);
+  });
+
   it('deletes nothing for a write rolled back, and refuses to release inside a transaction', async () => {
     const sha256 = await storedText(t.store, 'erase rolled back');
     const asset = await assetWith(t.store, sha256);

@@ -73,7 +73,8 @@ async function planChecked(ctx: V2Context, recheck: Recheck, change: RevisionCha
  * revision is kept (ContentRepository.keep: no release deletes them before the commit). Bytes of
  * the request's own that a release deleted since they were put are put again; other contents gone
  * answer what `recheck` says. If the commit fails, the bytes this request added that nothing uses
- * are removed again, so a refused write leaves nothing behind.
+ * are removed again, so a refused write leaves nothing behind. `from`: the revision the plan is
+ * based on (see `keep`).
  */
 async function commitPlanned(
   ctx: V2Context,
@@ -81,6 +82,7 @@ async function commitPlanned(
   plan: RevisionPlan,
   recheck: Recheck,
   write: (tx: StoreScope) => Promise<Answer>,
+  from?: { assetId: string; number: number; files: readonly FileRecord[] },
 ): Promise<Committed> {
   // Each distinct content once; each put is fsynced, and several at once let the disk batch.
   const contents = [...new Map(plan.fresh.map((f) => [f.sha256, f.bytes ?? new Uint8Array()]))];
@@ -97,7 +99,13 @@ async function commitPlanned(
     };
     await Promise.all(Array.from({ length: Math.min(PARALLEL_PUTS, contents.length) }, worker));
     return await commit(async (tx) => {
-      const missing = new Set(await tx.content.keep(plan.files.map((f) => f.sha256)));
+      const base = from && { ...from, sha256s: from.files.map((f) => f.sha256) };
+      const missing = new Set(
+        await tx.content.keep(
+          plan.files.map((f) => f.sha256),
+          base,
+        ),
+      );
       for (const [sha256, bytes] of contents) if (missing.delete(sha256)) await put(bytes);
       if (missing.size > 0) {
         await recheck(tx);
@@ -288,18 +296,26 @@ export async function commitRevision(
   if (stale) throw revisionConflict(asset.currentRevision);
   const number = baseRevision + 1;
   const location = `${locationOf(ctx, asset.id)}?revision=${number}`;
-  return commitPlanned(ctx, commit, plan, recheck, async (tx) => {
-    const result = await tx.assets.addRevision({
-      assetId: asset.id,
-      number,
-      put: plan.put,
-      remove: plan.remove,
-      inspection: plan.inspection,
-    });
-    if (!result.ok) {
-      // Deleted for good by a request that came first: as if this one had come after it.
-      throw result.code === 'gone' ? assetNotFound() : revisionConflict(result.currentRevision);
-    }
-    return { ...plannedAnswer(result.asset, plan), headers: { Location: location } };
-  });
+  const from = { assetId: asset.id, number: baseRevision, files: base };
+  return commitPlanned(
+    ctx,
+    commit,
+    plan,
+    recheck,
+    async (tx) => {
+      const result = await tx.assets.addRevision({
+        assetId: asset.id,
+        number,
+        put: plan.put,
+        remove: plan.remove,
+        inspection: plan.inspection,
+      });
+      if (!result.ok) {
+        // Deleted for good by a request that came first: as if this one had come after it.
+        throw result.code === 'gone' ? assetNotFound() : revisionConflict(result.currentRevision);
+      }
+      return { ...plannedAnswer(result.asset, plan), headers: { Location: location } };
+    },
+    from,
+  );
 }

@@ -291,6 +291,18 @@ export class AssetsRepository {
     });
   }
 
+  /** Whether the revision exists and its content is not erased. */
+  async contentKept(assetId: string, number: number): Promise<boolean> {
+    const row = await this.#scope.db
+      .selectFrom('asset_revisions')
+      .select('number')
+      .where('asset_id', '=', assetId)
+      .where('number', '=', number)
+      .where('erased_at', 'is', null)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** The contents among `sha256s` that a file of some revision not erased has. */
   async referencedAmong(sha256s: readonly string[]): Promise<Set<string>> {
     const referenced = new Set<string>();

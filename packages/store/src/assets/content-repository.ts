@@ -4,6 +4,13 @@ import { AssetsRepository } from './assets-repository.js';
 import { BlobsRepository } from './blobs-repository.js';
 import { ROWS_PER_INSERT, VALUES_PER_LIST, chunks } from './records.js';
 
+/** The revision a write is based on, with the contents of its files. */
+export interface BaseRevision {
+  assetId: string;
+  number: number;
+  sha256s: readonly string[];
+}
+
 /** Advisory lock keys `(CONTENT_LOCK_SPACE, bucket)` on PostgreSQL are content locks. */
 const CONTENT_LOCK_SPACE = 0x67616c79; // "galy"
 /** Contents released in one short transaction: it blocks writers of the same lock buckets. */
@@ -35,12 +42,22 @@ export class ContentRepository {
   /**
    * Inside a writer's transaction, before it references stored bytes: until the transaction
    * ends no release can delete them. Answers those already gone (a release came first).
+   * `from`: a revision the written one is based on. While its content is not erased, the files
+   * it has are in use, so no release deleted them: only the other contents are looked for on
+   * disk (a revision of a 500-file production changing one file looked for 500).
    */
-  async keep(sha256s: Iterable<string>): Promise<string[]> {
+  async keep(sha256s: Iterable<string>, from?: BaseRevision): Promise<string[]> {
     if (!this.#scope.db.isTransaction) throw new Error('keep runs inside the writing transaction');
     const distinct = [...new Set(sha256s)];
     await this.#lock(distinct, 'shared');
-    const stored = await Promise.all(distinct.map((sha256) => this.#scope.bytes.has(sha256)));
+    // Read under the lock: an erase that commits after this releases nothing the writer keeps.
+    const inUse =
+      from && (await new AssetsRepository(this.#scope).contentKept(from.assetId, from.number))
+        ? new Set(from.sha256s)
+        : undefined;
+    const stored = await Promise.all(
+      distinct.map(async (sha256) => inUse?.has(sha256) || (await this.#scope.bytes.has(sha256))),
+    );
     return distinct.filter((_, i) => !stored[i]);
   }
 
