@@ -335,7 +335,7 @@ try {
         ok: postM.p50 <= postGoal,
       },
     ],
-    notes: `One connection, ${ROUNDS} interleaved rounds of ${MEASURE_SECONDS} s after ${WARMUP_SECONDS} s of warm-up each; medians of the rounds. Each server in its own process on loopback; SQLite in a temporary folder; request logs at level warn. Operations alternate an insert and a remove on a ${Math.round(html.length / 1024)} KB page (the draft is parsed once, then kept in memory).`,
+    notes: `One connection, ${ROUNDS} interleaved rounds of ${MEASURE_SECONDS} s after ${WARMUP_SECONDS} s of warm-up each; medians of the rounds. Each server in its own process on loopback; SQLite in a temporary folder; request logs at level warn. Operations alternate an insert and a remove on a ${Math.round(html.length / 1024)} KB page (the draft is parsed once, then kept in memory). The hello route is Express as its guide shows it; the service hands Node request classes with the app's prototypes (http/express-messages.ts), which spares every request a prototype change and its garbage-collection cost.`,
   };
   mkdirSync(join(repo, '.bench'), { recursive: true });
   writeFileSync(join(repo, '.bench', 'v1.json'), `${JSON.stringify(result, null, 2)}\n`);
