@@ -122,6 +122,16 @@ describe('duplicate', () => {
     expect(bodyOf(draft)).toBe('<p id="a">A</p><p id="a-3">A</p><p id="a-2">A</p>');
   });
 
+  it('takes a suffix again once its element was removed, and finds no element by a removed id', () => {
+    const draft = draftOf('<p id="a">A</p>');
+    for (let round = 0; round < 3; round++) {
+      expect(accepted(draft.apply({ kind: 'duplicate', target: '#a' })).ids).toEqual(['a-2']);
+      accepted(draft.apply({ kind: 'remove', target: '#a-2' }));
+      expect(draft.apply({ kind: 'remove', target: '#a-2' }).ok).toBe(false);
+    }
+    expect(bodyOf(draft)).toBe('<p id="a">A</p>');
+  });
+
   it('counts ids in <head> as taken', () => {
     const draft = draftOfPage(
       '<html><head><style id="a-2"></style></head><body><p id="a">A</p></body></html>',
