@@ -193,21 +193,22 @@ const STATEMENT_CACHE_SIZE = 1000;
 
 /**
  * Kysely prepares every query anew; compiling SQL was a visible share of a cheap request. Queries
- * of one shape compile to the same text, so prepared statements are kept by text (bounded, least
- * recently used dropped). Safe because Kysely runs one query at a time on the one connection.
+ * of one shape compile to the same text, so prepared statements are kept by text; past the bound
+ * the first prepared goes (queries come in a few hundred shapes, so it is seldom reached). A hit
+ * leaves the Map as it is: moving the key to the end (delete, then set) on every query left a
+ * deleted entry in its hash chain each time, which V8 walks until the table is rebuilt. Safe
+ * because Kysely runs one query at a time on the one connection.
  */
 function cachePreparedStatements(db: SqliteDatabase.Database): void {
   const prepare = db.prepare.bind(db);
   const cache = new Map<string, SqliteDatabase.Statement>();
   db.prepare = ((source: string) => {
     let statement = cache.get(source);
-    if (statement) {
-      cache.delete(source);
-    } else {
+    if (!statement) {
       statement = prepare(source);
       if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(source, statement);
     }
-    cache.set(source, statement);
     return statement;
   }) as typeof db.prepare;
 }

@@ -30,6 +30,18 @@ describe('WeightedLru', () => {
     lru.delete('a');
     expect([lru.size, lru.weight]).toEqual([1, 4]);
   });
+
+  it('counts replacing an entry as a use, and reading one often keeps it', () => {
+    const lru = new WeightedLru<string, number>(8);
+    lru.set('a', 1, 4);
+    lru.set('b', 2, 4);
+    lru.set('a', 3, 4); // replaced: now the most recently used
+    lru.set('c', 4, 4);
+    expect([lru.get('a'), lru.get('b'), lru.get('c')]).toEqual([3, undefined, 4]);
+    for (let i = 0; i < 1000; i++) lru.get('c');
+    lru.set('d', 5, 4); // a and c were both read since: a, the older, goes
+    expect([lru.get('a'), lru.get('c'), lru.get('d'), lru.weight]).toEqual([undefined, 4, 5, 8]);
+  });
 });
 
 describe('drafts without room in memory', () => {
