@@ -236,7 +236,7 @@ function benchOperations(label: string, html: string): void {
       { run: () => Draft.open(html), setup: gc },
       { run: () => parseDocument(html, { decodeEntities: false }), setup: gc },
     ],
-    { rounds: 21, minMs: 1, clock: 'wall' },
+    { rounds: 41, minMs: 1, clock: 'wall' },
   );
   compareRow(`${label}: Draft.open vs bare htmlparser2 parseDocument (same options)`, opening, {
     text: '≤ 1.2×',
@@ -296,7 +296,7 @@ function benchOutline(label: string, html: string): void {
         },
       },
     ],
-    { rounds: 31, minMs: 1, clock: 'wall' },
+    { rounds: 61, minMs: 1, clock: 'wall' },
   );
   compareRow(
     `${label}: first outline of a freshly opened draft vs first count walk of a fresh tree`,
