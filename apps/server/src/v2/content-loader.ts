@@ -1,5 +1,6 @@
 import { formatOfPath, textFormats } from '@galley/core';
 import type { ByteStore } from '@galley/store';
+import { WeightedLru } from '../weighted-lru.js';
 import { assetProblem } from './problems.js';
 
 /** Binary files above this size are inspected from their first bytes only. */
@@ -26,8 +27,7 @@ export interface StoredContent {
  */
 export class ContentLoader {
   readonly #bytes: ByteStore;
-  readonly #cache = new Map<string, Uint8Array>();
-  #cachedBytes = 0;
+  readonly #cache = new WeightedLru<string, Uint8Array>(CACHE_BYTES);
 
   constructor(bytes: ByteStore) {
     this.#bytes = bytes;
@@ -39,7 +39,6 @@ export class ContentLoader {
     for (const file of files) {
       const cached = this.#cache.get(file.sha256);
       if (cached) {
-        this.remember(file.sha256, cached); // most recently used again
         out.set(file.path, cached);
       } else {
         missing.push(file);
@@ -58,15 +57,7 @@ export class ContentLoader {
 
   /** Keeps the whole content of a small file (read, or just written) for later inspections. */
   remember(sha256: string, bytes: Uint8Array): void {
-    if (bytes.byteLength > CACHE_ENTRY_BYTES) return;
-    if (this.#cache.delete(sha256)) this.#cachedBytes -= bytes.byteLength;
-    this.#cache.set(sha256, bytes);
-    this.#cachedBytes += bytes.byteLength;
-    for (const [oldest, old] of this.#cache) {
-      if (this.#cachedBytes <= CACHE_BYTES) break;
-      this.#cache.delete(oldest);
-      this.#cachedBytes -= old.byteLength;
-    }
+    if (bytes.byteLength <= CACHE_ENTRY_BYTES) this.#cache.set(sha256, bytes, bytes.byteLength);
   }
 
   async #read(file: StoredContent): Promise<Uint8Array> {

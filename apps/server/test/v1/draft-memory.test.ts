@@ -8,7 +8,7 @@ import { TestClock, openStore } from '@galley/store';
 import type { Store } from '@galley/store';
 import { DraftService } from '../../src/v1/services/draft-service.js';
 import { FolderFiles } from '../../src/v1/services/folder-files.js';
-import { WeightedLru } from '../../src/v1/services/lru.js';
+import { WeightedLru } from '../../src/weighted-lru.js';
 import { ProjectChanges } from '../../src/v1/services/project-changes.js';
 import { RevisionStates } from '../../src/v1/services/revision-states.js';
 import { projectFolder } from './helpers.js';

@@ -10,7 +10,7 @@ import { v1Problem } from '../problems.js';
 import type { DraftEvent, DraftRecord, LockHolder, PageAccess } from '../store-types.js';
 import type { FolderFiles } from './folder-files.js';
 import { KeyedSerial } from './keyed-serial.js';
-import { WeightedLru } from './lru.js';
+import { WeightedLru } from '../../weighted-lru.js';
 import type { RevisionStates } from './revision-states.js';
 
 type DraftAnswer = z.output<typeof v1.DraftAnswer>;

@@ -5,7 +5,7 @@ import { writeZipAsync, zipDeflateLevel } from '@galley/core';
 import type { Folder } from '@galley/core';
 import type { ByteStore, Store } from '@galley/store';
 import type { FileEntry } from '../store-types.js';
-import { WeightedLru } from './lru.js';
+import { WeightedLru } from '../../weighted-lru.js';
 
 const deflateRawAsync = promisify(deflateRaw);
 /**

@@ -1,6 +1,6 @@
 import type { Store } from '@galley/store';
 import type { RevisionState } from '../store-types.js';
-import { WeightedLru } from './lru.js';
+import { WeightedLru } from '../../weighted-lru.js';
 
 /** Rough bytes a parsed manifest entry or page entry holds in memory. */
 const ENTRY_WEIGHT = 256;
