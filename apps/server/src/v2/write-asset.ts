@@ -1,5 +1,5 @@
 import type { AssetKind, MediumRef } from '@galley/core';
-import type { StoreScope } from '@galley/store';
+import type { BaseRevision, StoreScope } from '@galley/store';
 import { newId } from '@galley/store';
 import { assetNotFound } from './context.js';
 import type { AssetRecord, FileRecord, V2Context } from './context.js';
@@ -82,7 +82,7 @@ async function commitPlanned(
   plan: RevisionPlan,
   recheck: Recheck,
   write: (tx: StoreScope) => Promise<Answer>,
-  from?: { assetId: string; number: number; files: readonly FileRecord[] },
+  from?: BaseRevision,
 ): Promise<Committed> {
   // Each distinct content once; each put is fsynced, and several at once let the disk batch.
   const contents = [...new Map(plan.fresh.map((f) => [f.sha256, f.bytes ?? new Uint8Array()]))];
@@ -99,11 +99,10 @@ async function commitPlanned(
     };
     await Promise.all(Array.from({ length: Math.min(PARALLEL_PUTS, contents.length) }, worker));
     return await commit(async (tx) => {
-      const base = from && { ...from, sha256s: from.files.map((f) => f.sha256) };
       const missing = new Set(
         await tx.content.keep(
           plan.files.map((f) => f.sha256),
-          base,
+          from,
         ),
       );
       for (const [sha256, bytes] of contents) if (missing.delete(sha256)) await put(bytes);
@@ -296,7 +295,7 @@ export async function commitRevision(
   if (stale) throw revisionConflict(asset.currentRevision);
   const number = baseRevision + 1;
   const location = `${locationOf(ctx, asset.id)}?revision=${number}`;
-  const from = { assetId: asset.id, number: baseRevision, files: base };
+  const from = { assetId: asset.id, number: baseRevision, sha256s: base.map((f) => f.sha256) };
   return commitPlanned(
     ctx,
     commit,

@@ -24,6 +24,7 @@ export type {
   RevisionWrite,
 } from './assets-repository.js';
 export { likeContains } from './assets-repository.js';
+export type { BaseRevision } from './content-repository.js';
 export { BLOB_LIFETIME_SECONDS } from './blobs-repository.js';
 export type {
   RequestKeyClaim,
