@@ -1,7 +1,15 @@
 import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, PostgresDialect, SqliteDialect, SqliteDriver } from 'kysely';
-import type { DatabaseConnection, Dialect, Driver, QueryResult, SqliteDialectConfig } from 'kysely';
+import type {
+  DatabaseConnection,
+  Dialect,
+  Driver,
+  Kysely,
+  QueryResult,
+  SqliteDialectConfig,
+} from 'kysely';
 import pg from 'pg';
+import type { Database } from './database.js';
 import type { Stamp } from './stamped-cache.js';
 
 /** Milliseconds a writer waits for another process (the CLI, a second server) to finish. */
@@ -21,16 +29,16 @@ const CONNECT_TIMEOUT_MS = 10_000;
  */
 class ImmediateSqliteDriver extends SqliteDriver {
   #patient: PatientConnection | undefined;
-  readonly #beforeStatement: () => void;
+  readonly #hooks: StatementHooks;
 
-  constructor(config: SqliteDialectConfig, beforeStatement: () => void) {
+  constructor(config: SqliteDialectConfig, hooks: StatementHooks) {
     super(config);
-    this.#beforeStatement = beforeStatement;
+    this.#hooks = hooks;
   }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
     const connection = await super.acquireConnection();
-    this.#patient ??= new PatientConnection(connection, this.#beforeStatement);
+    this.#patient ??= new PatientConnection(connection, this.#hooks);
     return this.#patient;
   }
 
@@ -54,27 +62,37 @@ class ImmediateSqliteDriver extends SqliteDriver {
 const isBusy = (error: unknown) => (error as { code?: unknown } | null)?.code === 'SQLITE_BUSY';
 const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
 
+/** What runs around every statement on the one connection (see `sqliteDialect`). */
+interface StatementHooks {
+  /** Just before the statement runs (again before each try of a write that found a lock). */
+  before(query: CompiledQuery): void;
+  /** Just after it ran, before anything else can run on the connection. */
+  after(query: CompiledQuery): void;
+}
+
 /**
  * A statement that starts a write (a transaction's BEGIN IMMEDIATE, a write on its own) and finds
  * the database locked by another process is tried again after a pause, for BUSY_TIMEOUT_MS, with
  * the event loop free meanwhile. Inside a transaction this connection holds the lock already.
- * `beforeStatement` runs before every statement (see `sqliteDialect`).
+ * `hooks` run around every statement (see `sqliteDialect`).
  */
 class PatientConnection implements DatabaseConnection {
   readonly #inner: DatabaseConnection;
-  readonly #beforeStatement: () => void;
+  readonly #hooks: StatementHooks;
 
-  constructor(inner: DatabaseConnection, beforeStatement: () => void) {
+  constructor(inner: DatabaseConnection, hooks: StatementHooks) {
     this.#inner = inner;
-    this.#beforeStatement = beforeStatement;
+    this.#hooks = hooks;
   }
 
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     // better-sqlite3 runs the statement at once: Kysely's connection throws a failure here, or
     // answers a settled promise, which is passed on as it is (no await on every query).
     try {
-      this.#beforeStatement();
-      return this.#inner.executeQuery<R>(query);
+      this.#hooks.before(query);
+      const result = this.#inner.executeQuery<R>(query);
+      this.#hooks.after(query);
+      return result;
     } catch (error) {
       if (!isBusy(error)) return Promise.reject(asError(error));
       return this.#again(query, Date.now() + BUSY_TIMEOUT_MS);
@@ -85,8 +103,10 @@ class PatientConnection implements DatabaseConnection {
     for (let pause = 1; ; pause = Math.min(pause * 2, BUSY_RETRY_MAX_MS)) {
       await new Promise((resolve) => setTimeout(resolve, pause));
       try {
-        this.#beforeStatement();
-        return await this.#inner.executeQuery<R>(query);
+        this.#hooks.before(query);
+        const result = await this.#inner.executeQuery<R>(query);
+        this.#hooks.after(query);
+        return result;
       } catch (error) {
         if (!isBusy(error) || Date.now() >= deadline) throw error;
       }
@@ -94,23 +114,23 @@ class PatientConnection implements DatabaseConnection {
   }
 
   streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
-    this.#beforeStatement();
+    this.#hooks.before(query);
     return this.#inner.streamQuery<R>(query, chunkSize);
   }
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #database: () => Promise<SqliteDatabase.Database>;
-  readonly #beforeStatement: () => void;
+  readonly #hooks: StatementHooks;
 
-  constructor(database: () => Promise<SqliteDatabase.Database>, beforeStatement: () => void) {
+  constructor(database: () => Promise<SqliteDatabase.Database>, hooks: StatementHooks) {
     super({ database });
     this.#database = database;
-    this.#beforeStatement = beforeStatement;
+    this.#hooks = hooks;
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver({ database: this.#database }, this.#beforeStatement);
+    return new ImmediateSqliteDriver({ database: this.#database }, this.#hooks);
   }
 }
 
@@ -118,37 +138,43 @@ class ImmediateSqliteDialect extends SqliteDialect {
  * The SQLite dialect; `changeStamp`: the connection's `data_version`, which changes whenever
  * another connection (the CLI, a second server) commits; `writeStamp`: that and the rows this
  * connection has written (`total_changes()`). Both undefined until the connection opens.
- * `rowsWritten`: `total_changes()` alone, which takes no lock.
- * `relaxCommits(true)` lets the connection's commits skip the flush to disk (`synchronous =
- * NORMAL`), `relaxCommits(false)` ends that; only with the connection held (relaxed.ts).
- * These run on the connection directly: they read or set where it stands, not data, and through
- * the query builder each cost more than the statement they run.
+ * The stamps run on the connection directly: they read where it stands, not data, and through
+ * the query builder each cost more than the statement they read.
  *
- * FULL comes back lazily, before the next statement that is not part of a relaxed write: no other
- * statement ever commits at NORMAL, and a chain of relaxed writes (a draft's operations) sets
- * the level once instead of twice per write. PRAGMA synchronous is compiled anew on every run,
- * so each setting cost more than the insert it surrounded.
+ * `executeRelaxed(db, query)` runs one statement that commits without the flush to disk
+ * (`synchronous = NORMAL`, relaxed.ts) and answers `total_changes()` as it stood right after it.
+ * The level is set by the connection itself, before each statement: NORMAL for a relaxed one,
+ * FULL for any other, so no other statement ever commits at NORMAL, and the statement and its
+ * count run back to back with nothing between them, without holding the connection across
+ * awaits. Each level is set only when it changes (PRAGMA synchronous is compiled anew on every
+ * run, so setting it around each write cost more than the insert): a chain of relaxed writes
+ * (a draft's operations) sets NORMAL once.
  */
 export function sqliteDialect(file: string): {
   dialect: Dialect;
   changeStamp: () => Stamp | undefined;
   writeStamp: () => Stamp | undefined;
-  rowsWritten: () => number;
-  relaxCommits: (relaxed: boolean) => void;
+  executeRelaxed: RelaxedExecutor;
 } {
   let handle: ConnectionStatements | undefined;
   const opened = (): ConnectionStatements => {
     if (!handle) throw new Error('The SQLite connection is not open.');
     return handle;
   };
-  /** The connection is at NORMAL; a relaxed write holds it. */
+  /** The connection is at NORMAL. */
   let atNormal = false;
-  let relaxing = false;
-  const beforeStatement = (): void => {
-    if (atNormal && !relaxing) {
-      opened().full.run();
-      atNormal = false;
-    }
+  /** Relaxed statements, to `total_changes()` after each ran (NaN until then). */
+  const relaxed = new WeakMap<CompiledQuery, number>();
+  const hooks: StatementHooks = {
+    before: (query) => {
+      const relax = relaxed.has(query);
+      if (relax === atNormal) return;
+      (relax ? opened().relaxed : opened().full).run();
+      atNormal = relax;
+    },
+    after: (query) => {
+      if (relaxed.has(query)) relaxed.set(query, opened().totalChanges.get() as number);
+    },
   };
   const dialect = new ImmediateSqliteDialect(() => {
     const db = new SqliteDatabase(file);
@@ -167,20 +193,23 @@ export function sqliteDialect(file: string): {
     };
     cachePreparedStatements(db);
     return Promise.resolve(db);
-  }, beforeStatement);
+  }, hooks);
   const changeStamp = (): Stamp | undefined => handle && [handle.dataVersion.get() as number];
   const writeStamp = (): Stamp | undefined =>
     handle && [handle.dataVersion.get() as number, handle.totalChanges.get() as number];
-  const rowsWritten = (): number => opened().totalChanges.get() as number;
-  const relaxCommits = (relaxed: boolean): void => {
-    relaxing = relaxed;
-    if (relaxed && !atNormal) {
-      opened().relaxed.run();
-      atNormal = true;
-    }
+  const executeRelaxed: RelaxedExecutor = async (db, query) => {
+    relaxed.set(query, Number.NaN);
+    await db.executeQuery(query);
+    return relaxed.get(query)!;
   };
-  return { dialect, changeStamp, writeStamp, rowsWritten, relaxCommits };
+  return { dialect, changeStamp, writeStamp, executeRelaxed };
 }
+
+/**
+ * Runs one write statement on its own, committed without the flush to disk (relaxed.ts); answers
+ * `total_changes()` read right after it (the rows this connection has written so far).
+ */
+export type RelaxedExecutor = (db: Kysely<Database>, query: CompiledQuery) => Promise<number>;
 
 interface ConnectionStatements {
   dataVersion: SqliteDatabase.Statement;

@@ -6,6 +6,7 @@ import type { ProjectAccess } from './projects/projects-repository.js';
 import type { CachedToken } from './accounts/tokens-repository.js';
 import type { EditingContext } from './projects/drafts-repository.js';
 import type { StampedCache } from './stamped-cache.js';
+import type { RelaxedExecutor } from './dialects.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -35,10 +36,8 @@ export interface RepoScope {
    * so a chain of operations reads it once.
    */
   readonly editingReads: StampedCache<EditingContext | null>;
-  /** SQLite: the rows this connection has written so far, `total_changes()` (relaxed.ts). */
-  readonly rowsWritten: (() => number) | undefined;
-  /** SQLite: lets the one connection's commits skip the flush to disk, or not (relaxed.ts). */
-  readonly relaxCommits: ((relaxed: boolean) => void) | undefined;
+  /** SQLite: runs a write that commits without the flush to disk (relaxed.ts, dialects.ts). */
+  readonly executeRelaxed: RelaxedExecutor | undefined;
   /**
    * Runs `fn` in one transaction; inside an open transaction it joins it (no nesting). On SQLite
    * the transaction takes the write lock at once (BEGIN IMMEDIATE), so writers queue instead of

@@ -10,6 +10,7 @@ import type { ProjectAccess } from './projects/projects-repository.js';
 import type { CachedToken } from './accounts/tokens-repository.js';
 import { StampedCache } from './stamped-cache.js';
 import type { Stamp } from './stamped-cache.js';
+import type { RelaxedExecutor } from './dialects.js';
 import { postgresDialect, sqliteDialect } from './dialects.js';
 import { migrateToLatest } from './migrations/migrate.js';
 import type { Repositories } from './repositories.js';
@@ -85,14 +86,13 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   // PostgreSQL has no stamps (other servers write without telling): nothing is remembered.
   let changeStamp = (): Stamp | undefined => undefined;
   let writeStamp = (): Stamp | undefined => undefined;
-  let relaxCommits: ((relaxed: boolean) => void) | undefined;
-  let rowsWritten: (() => number) | undefined;
+  let executeRelaxed: RelaxedExecutor | undefined;
   if (options.kind === 'sqlite') {
     await mkdir(options.dataDir, { recursive: true });
     bytes = new DiskByteStore(bytesDirOf(options.dataDir));
     const sqlite = sqliteDialect(sqliteFileOf(options.dataDir));
     db = new Kysely<Database>({ dialect: sqlite.dialect });
-    ({ changeStamp, writeStamp, relaxCommits, rowsWritten } = sqlite);
+    ({ changeStamp, writeStamp, executeRelaxed } = sqlite);
     await prepare(bytes, db, { keepOpen: true });
   } else {
     bytes = new DiskByteStore(options.bytesDir);
@@ -114,8 +114,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     tokenCache: new StampedCache<CachedToken>(changeStamp),
     accessReads: new StampedCache<ProjectAccess | null>(writeStamp),
     editingReads: new StampedCache<EditingContext | null>(writeStamp),
-    rowsWritten,
-    relaxCommits,
+    executeRelaxed,
   });
   const ready = async () => {
     await sql`select 1`.execute(db);

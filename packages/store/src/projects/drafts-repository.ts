@@ -237,11 +237,10 @@ export class DraftsRepository {
     try {
       await relaxedWrite(
         this.#scope,
-        (db) =>
-          sql`insert into draft_events (draft_id, seq, kind, operation, token, fingerprint, answer)
+        sql`insert into draft_events (draft_id, seq, kind, operation, token, fingerprint, answer)
           values (${draft.id}, ${seq}, ${event.kind},
             ${event.operation === undefined ? null : JSON.stringify(event.operation)},
-            ${event.token}, ${fingerprint}, ${answer})`.execute(db),
+            ${event.token}, ${fingerprint}, ${answer})`.compile(this.#scope.db),
         (rowsWritten) => {
           const write = { rowsWritten, rows: 1 };
           // A draft's event changes no project access; of editing reads, only the draft's own.
