@@ -108,26 +108,38 @@ export interface InputOptions {
 export function unstorableFields(value: unknown, verbatim: VerbatimPaths = []): FieldErrors {
   const out = newFieldErrors();
   const skip = verbatim.map((pattern) => pattern.split('.'));
-  const queue: Array<[unknown, string[]]> = [[value, []]];
+  // Each entry names its parent's place in the queue: a path is spelled out only when needed.
+  const queue: Array<{ item: unknown; parent: number; key: string }> = [
+    { item: value, parent: -1, key: '' },
+  ];
+  const pathOf = (index: number, key?: string): string[] => {
+    const path = key === undefined ? [] : [key];
+    for (let at = index; at > 0; at = queue[at]!.parent) path.push(queue[at]!.key);
+    return path.reverse();
+  };
   let found = 0;
   for (let i = 0; i < queue.length && found < MAX_NUL_FIELDS; i++) {
-    const [item, path] = queue[i]!;
+    const { item } = queue[i]!;
     if (typeof item === 'string') {
       const reason = unstorable(item);
       if (reason !== undefined) {
-        addFieldError(out, path.join('.'), reason);
+        addFieldError(out, pathOf(i).join('.'), reason);
         found++;
       }
-    } else if (typeof item === 'object' && item !== null && !skip.some((p) => matches(p, path))) {
+    } else if (typeof item === 'object' && item !== null) {
+      if (skip.length > 0) {
+        const path = pathOf(i);
+        if (skip.some((p) => matches(p, path))) continue;
+      }
       for (const key of Object.keys(item)) {
-        const child = (item as Record<string, unknown>)[key];
         const reason = unstorable(key);
         if (reason !== undefined) {
-          addFieldError(out, [...path, key].join('.'), reason);
+          addFieldError(out, pathOf(i, key).join('.'), reason);
           found++;
         }
+        const child = (item as Record<string, unknown>)[key];
         if (typeof child === 'string' || (typeof child === 'object' && child !== null))
-          queue.push([child, [...path, key]]);
+          queue.push({ item: child, parent: i, key });
       }
     }
   }
