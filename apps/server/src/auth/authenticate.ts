@@ -19,9 +19,28 @@ const BEARER = /^Bearer +([!-~]+)$/i;
  */
 export function authenticate({ store }: Pick<Deps, 'store'>): RequestHandler {
   return async (req, _res, next) => {
-    setAuthState(req, await resolveAuth(store, req.get('authorization'), req.get('cookie')));
+    const authorization = req.get('authorization');
+    setAuthState(
+      req,
+      authorization !== undefined && sentTwice(req.rawHeaders, 'authorization')
+        ? { ok: false, failure: 'malformed' }
+        : await resolveAuth(store, authorization, req.get('cookie')),
+    );
     next();
   };
+}
+
+/**
+ * Whether `name` (lower case) comes more than once. Node keeps the first of two Authorization
+ * headers and drops the other; a proxy may have read the other one, so two are no credentials.
+ */
+function sentTwice(rawHeaders: string[], name: string): boolean {
+  let seen = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const header = rawHeaders[i]!;
+    if (header.length === name.length && header.toLowerCase() === name && ++seen > 1) return true;
+  }
+  return false;
 }
 
 async function resolveAuth(

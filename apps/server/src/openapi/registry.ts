@@ -70,7 +70,10 @@ const PROBLEM_SCHEMA: JsonSchema = {
 };
 
 const COMMON_RESPONSES: Record<number, ResponseSpec> = {
-  401: { description: 'Token or session missing, malformed, unknown, expired or revoked.' },
+  401: {
+    description:
+      'Token or session missing, malformed (two Authorization headers included), unknown, expired or revoked.',
+  },
   429: { description: 'Too many requests: see Retry-After and the RateLimit headers.' },
 };
 

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from './harness.js';
 import type { TestServer } from './harness.js';
@@ -36,6 +37,37 @@ describe('bearer tokens', () => {
     await expectUnauthorized(
       await fetch(`${s.url}/api/v1/projects`, { headers: bearer('glly_tooshort') }),
       /malformed/,
+    );
+  });
+
+  it('401 for two Authorization headers, even when either alone would do', async () => {
+    const { hostname, port } = new URL(s.url);
+    const { status, body } = await new Promise<{ status?: number; body: unknown }>(
+      (resolve, reject) => {
+        // Node's client sends a raw header list as it is (so with Host), both headers too.
+        const headers = [
+          'Host',
+          `${hostname}:${port}`,
+          'Authorization',
+          `Bearer ${s.token}`,
+          'authorization',
+          `Bearer ${s.token}`,
+        ];
+        request({ hostname, port, path: '/api/v1/projects', headers }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode, body: JSON.parse(text) }));
+        })
+          .on('error', reject)
+          .end();
+      },
+    );
+    expect([status, body]).toMatchObject([401, { code: 'unauthorized' }]);
+    expect((body as { detail: string }).detail).toMatch(/malformed/);
+    // One of them alone is let in.
+    expect((await fetch(`${s.url}/api/v1/projects`, { headers: bearer(s.token) })).status).toBe(
+      200,
     );
   });
 
