@@ -7,7 +7,7 @@ import { authRouter } from './auth/routes.js';
 import type { ServerConfig } from './config.js';
 import type { Deps } from './deps.js';
 import { answerHeaders } from './http/answer-headers.js';
-import { refuseUnknownExpectation } from './http/client-error.js';
+import { refuseBadRequestHead } from './http/client-error.js';
 import { errorHandler, notFound } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
 import { createLogger, requestLogger } from './http/logging.js';
@@ -61,7 +61,7 @@ export function createApp(options: AppOptions): GalleyApp {
   app.set('case sensitive routing', true);
   app.use(requestLogger(logger));
   app.use(answerHeaders({ https: config.baseUrl.startsWith('https:') }));
-  app.use(refuseUnknownExpectation);
+  app.use(refuseBadRequestHead);
 
   healthRoutes(app, store);
   app.use(authenticate(deps));

@@ -38,7 +38,8 @@ export interface RunningServer {
 
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const messages = expressMessages();
-  const server = createServer(messages.serverOptions);
+  // A request without Host is refused by the app, as a problem (refuseBadRequestHead).
+  const server = createServer({ ...messages.serverOptions, requireHostHeader: false });
   server.timeout = options.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
   const host = options.host ?? options.config.host;
   await new Promise<void>((resolve, reject) => {

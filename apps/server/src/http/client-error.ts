@@ -35,12 +35,24 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
 }
 
 /**
- * A request whose `Expect` is not `100-continue` (Node hands it over as `checkExpectation`, not
- * `request`): 417, through the app like every other error, so it is logged and echoes the
- * caller's `X-Request-Id`. Its body is not read: the connection closes after the answer.
+ * What Node hands over but HTTP refuses, answered through the app like every other error (so it
+ * is logged and echoes the caller's `X-Request-Id`); the body is not read, and the connection
+ * closes after the answer:
+ * - an HTTP/1.1 request without `Host` (RFC 9112 §3.2): 400. The server is made with Node's own
+ *   check off (`requireHostHeader: false`, server.ts), which answers a bare status line.
+ * - an `Expect` other than `100-continue` (Node hands it over as `checkExpectation`, not
+ *   `request`): 417.
  */
-export const refuseUnknownExpectation: RequestHandler = (req, _res, next) => {
-  const expect = req.headers.expect;
+export const refuseBadRequestHead: RequestHandler = (req, _res, next) => {
+  const { expect, host } = req.headers;
+  if (host === undefined && req.httpVersion === '1.1') {
+    throw new HttpProblem({
+      status: 400,
+      code: 'bad_request',
+      detail: 'An HTTP/1.1 request needs a Host header.',
+      headers: { Connection: 'close' },
+    });
+  }
   if (expect === undefined || expect.toLowerCase() === '100-continue') {
     next();
     return;

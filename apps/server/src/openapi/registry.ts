@@ -96,7 +96,7 @@ const UPLOAD_ENCODED: ResponseSpec = {
 /** What every operation of both interfaces shares, said once in the document's description. */
 const PLATFORM_NOTES = [
   'Every answer carries `Cache-Control: private, no-store` and `X-Request-Id` (the caller’s, echoed, when it sends a sane one). Errors are problem details (`application/problem+json`) with a stable `code`.',
-  'A path of this interface asked with a method it does not take answers 405 `method_not_allowed` with `Allow`; a request with an `Expect` other than `100-continue` answers 417 `expectation_failed`. Paths are case-sensitive.',
+  'A path of this interface asked with a method it does not take answers 405 `method_not_allowed` with `Allow`; a request with an `Expect` other than `100-continue` answers 417 `expectation_failed`, and an HTTP/1.1 request without `Host` 400 `bad_request`. Paths are case-sensitive.',
   'Any operation may answer 503 `storage_unavailable` (with `Retry-After`) or 507 `storage_full` when the service’s storage fails; see docs/operations.md.',
 ].join('\n\n');
 

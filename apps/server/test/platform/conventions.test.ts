@@ -133,6 +133,8 @@ describe('answers', () => {
     for (const [request, status, code] of [
       ['FOO / HTTP/1.1\r\nhost: x\r\n\r\n', 400, 'bad_request'],
       ['GET / HTTP/1.1\r\nBad Header\r\n\r\n', 400, 'bad_request'],
+      ['GET /api/v2/assets HTTP/1.1\r\n\r\n', 400, 'bad_request'],
+      ['GET /api/v1/projects HTTP/1.1\r\nconnection: keep-alive\r\n\r\n', 400, 'bad_request'],
       [`GET /${'a'.repeat(20_000)} HTTP/1.1\r\nhost: x\r\n\r\n`, 431, 'headers_too_large'],
       [
         'PATCH /api/v1/projects HTTP/1.1\r\nhost: x\r\nexpect: 200-ok\r\ncontent-length: 2\r\n\r\n{}',
@@ -155,6 +157,11 @@ describe('answers', () => {
     );
     expect(head).toMatch(/^HTTP\/1.1 417 /);
     expect(head.toLowerCase()).toContain('\r\nx-request-id: mine-417\r\n');
+    // So does one without Host; HTTP/1.0 needs none.
+    const noHost = await raw('GET /healthz HTTP/1.1\r\nx-request-id: mine-400\r\n\r\n');
+    expect(noHost.head.toLowerCase()).toContain('\r\nx-request-id: mine-400\r\n');
+    expect(noHost.body.detail).toMatch(/Host/);
+    expect((await raw('GET /healthz HTTP/1.0\r\n\r\n')).head).toMatch(/^HTTP\/1.1 200 /);
   });
 
   it('a body declared over the limit is 413 at once, before it is sent', async () => {
