@@ -222,6 +222,28 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
     await context.close();
   });
 
+  it('marks the fields a refusal names, and drops the marks once a change is made', async () => {
+    const site = await openSite(t, plainSiteZip());
+    const { page, context } = await t.signedIn();
+    await editing(page, editorOf(site));
+    const invalid = () =>
+      page.evaluate<string[]>(
+        `[...document.querySelectorAll('form[data-kind] [aria-invalid="true"]')].map((e) => e.id)`,
+      );
+    // A remove of an element the page does not have: its target is at fault.
+    await page.locator('#op-remove-target').fill('#no-such-element');
+    await page.getByRole('button', { name: 'Remove', exact: true }).click();
+    await expect.poll(invalid).toEqual(['op-remove-target']);
+    // A refusal in another form replaces that mark rather than adding to it.
+    await page.locator('#op-duplicate-target').fill('#nowhere');
+    await page.getByRole('button', { name: 'Duplicate', exact: true }).click();
+    await expect.poll(invalid).toEqual(['op-duplicate-target']);
+    // A change made through a third form: no field is at fault any more.
+    await insert(page, 'marked');
+    expect(await invalid()).toEqual([]);
+    await context.close();
+  });
+
   // Last: the server is replaced by another process (another preview key) on the same port.
   it('shows the preview again after the server restarts', async () => {
     const site = await openSite(t, plainSiteZip());

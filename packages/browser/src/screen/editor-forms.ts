@@ -28,9 +28,12 @@ export function operationOf(form: HTMLFormElement): Operation | null {
   return operation as unknown as Operation;
 }
 
-/** Marks the fields a refusal names (`operation.target` → the form's `target`) as invalid. */
+/**
+ * Marks the fields a refusal names (`operation.target` → the form's `target`) as invalid; the
+ * marks of an earlier refusal go, in whichever form they were.
+ */
 export function markRefusal(form: HTMLFormElement, errors: readonly DraftError[]): void {
-  clearMarks(form);
+  clearMarks(form.ownerDocument);
   for (const error of errors) {
     const name = error.field?.replace(/^operation\./, '').split('.')[0];
     const control = name ? form.elements.namedItem(name) : null;
@@ -38,8 +41,9 @@ export function markRefusal(form: HTMLFormElement, errors: readonly DraftError[]
   }
 }
 
-export function clearMarks(form: HTMLFormElement): void {
-  for (const control of form.querySelectorAll('[aria-invalid]'))
+/** Drops every operation form's marks: a refusal is about the draft as it was then. */
+export function clearMarks(root: ParentNode): void {
+  for (const control of root.querySelectorAll('form[data-kind] [aria-invalid]'))
     control.removeAttribute('aria-invalid');
 }
 

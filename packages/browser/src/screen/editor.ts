@@ -357,7 +357,6 @@ async function applyForm(editor: Editor, form: HTMLFormElement): Promise<void> {
     if (isStaleDraft(applied.failure)) return overtaken(editor);
     return failed(editor, applied.failure);
   }
-  clearMarks(form);
   const nodes = applied.value.nodes;
   editor.selected = nodes.length ? Number(nodes[0]!.slice(1)) : editor.selected;
   changed(editor, `Done (${operation.kind}): ${nodes.join(', ') || 'nothing new to show'}.`);
@@ -370,8 +369,12 @@ async function step(editor: Editor, direction: 'undo' | 'redo'): Promise<void> {
   changed(editor, direction === 'undo' ? 'Undone.' : 'Redone.');
 }
 
-/** After a change: re-run the local checks if problems are on show, so fixes show at once. */
+/**
+ * After a change: re-run the local checks if problems are on show, so fixes show at once; the
+ * fields an earlier refusal marked are no longer at fault.
+ */
 function changed(editor: Editor, message: string): void {
+  clearMarks(document);
   if (editor.problems && editor.draft && editor.folder) {
     const report = editor.draft.validate(editor.folder);
     editor.problems = library().blocksSave(report) ? report : null;
