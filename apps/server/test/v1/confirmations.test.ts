@@ -9,7 +9,15 @@ import type {
   ProjectBody,
   TestServer,
 } from './helpers.js';
-import { call, caller, createProject, startV1Server } from './helpers.js';
+import {
+  call,
+  caller,
+  createProject,
+  projectFolder,
+  startV1Server,
+  zipForm,
+  zipOf,
+} from './helpers.js';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -156,4 +164,27 @@ it('refuses a confirmation while another client holds the lock, and needs no loc
   expect((await person('POST', `/projects/${id}/confirmations`, {})).status).toBe(201);
   await person('DELETE', `/projects/${id}/lock`);
   expect((await person('POST', `/projects/${id}/confirmations`, {})).status).toBe(201);
+});
+
+it('renaming back to the confirmed title gives the confirmed folder again, byte for byte', async () => {
+  // project.json as a person might write it: compact, tab-indented pages, keys in their order.
+  const folder = projectFolder('Posters');
+  const written = `{"format": 1, "title": "Posters",\n\t"media": {"id": "web", "version": 1},\n\t"pages": ${JSON.stringify(JSON.parse(new TextDecoder().decode(folder.get('project.json'))).pages)}}\n`;
+  folder.set('project.json', new TextEncoder().encode(written));
+  const api = caller(s, s.token, 'integration');
+  const created = await api<ProjectBody>('POST', '/projects/folder', {
+    form: zipForm(zipOf(folder)),
+  });
+  const { id } = created.body;
+  const person = await screen('ada@example.org', s.password);
+  const confirmed = await person<ConfirmationBody>('POST', `/projects/${id}/confirmations`, {});
+
+  await api('PATCH', `/projects/${id}`, { json: { title: 'Posters “draft”' } });
+  const renamed = await api('GET', `/projects/${id}/folder`);
+  expect(sha256(renamed.bytes)).not.toBe(confirmed.body.sha256);
+  await api('PATCH', `/projects/${id}`, { json: { title: 'Posters' } });
+
+  const latest = await api<ConfirmationBody>('GET', `/projects/${id}/confirmations/latest`);
+  expect(latest.body).toMatchObject({ version: 1, has_unconfirmed_changes: false });
+  expect(sha256((await api('GET', `/projects/${id}/folder`)).bytes)).toBe(confirmed.body.sha256);
 });

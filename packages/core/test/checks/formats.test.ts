@@ -234,7 +234,7 @@ describe('formats check', () => {
     });
 
     it('accepts url() text that loads nothing: inside a CSS comment, after @import', () => {
-      for (const value of ['/* url(https://x.test/a) */ red', '@import "x.css"'])
+      for (const value of ['/* url(https://x.test/a) */ red', "@import 'x.css'"])
         expect([value, one({ 'a.svg': rect('fill', value) })]).toEqual([value, undefined]);
     });
   });
@@ -244,6 +244,31 @@ describe('formats check', () => {
     expect(one({ 'a.svg': doctype })).toMatchObject({ actual: ['doctype'] });
     const sheet = `<?xml-stylesheet href="https://x.test/s.css"?>${svg(1, 1)}`;
     expect(one({ 'b.svg': sheet })).toMatchObject({ actual: ['external_reference'] });
+  });
+
+  it('refuses an SVG that is not well-formed XML, saying where', () => {
+    expect(one({ 'a.svg': `<svg xmlns="http://www.w3.org/2000/svg">\n<g></svg>` })).toMatchObject({
+      code: 'formats.mismatch',
+      path: 'a.svg',
+      line: 2,
+      expected: 'svg',
+      actual: 'text',
+      message: expect.stringContaining('not well-formed XML (unexpected close tag)'),
+    });
+    expect(
+      one({ 'b.svg': '<svg width=10 height=10 xmlns="http://www.w3.org/2000/svg"/>' }),
+    ).toMatchObject({ code: 'formats.mismatch' });
+    // HTML's named entities are not XML's: a browser shows an error instead of the drawing.
+    expect(one({ 'c.svg': svg(1, 1, '<text>a&nbsp;b</text>') })).toMatchObject({
+      code: 'formats.mismatch',
+    });
+  });
+
+  it('accepts well-formed SVG with a declaration, comments, a byte-order mark, XML entities', () => {
+    const drawing = svg(1, 1, '<text>&amp;&#160;&lt;</text><!-- note -->');
+    expect(
+      one({ 'a.svg': `\ufeff<?xml version="1.0" encoding="UTF-8"?>\n${drawing}\n` }),
+    ).toBeUndefined();
   });
 
   it('accepts inert SVG: local fragments, embedded rasters, gradients', () => {

@@ -31,8 +31,10 @@ const activeSvg = new Set([
 /** Outcome per damaged file: the input error it is, or none (a well-formed SVG without size). */
 const invalid: Record<string, string[]> = {
   'invalid/broken-quotes.svg': ['formats.svg_active'],
-  'invalid/malformed.svg': [],
-  'invalid/no-quotes.svg': [],
+  // Not well-formed XML: no browser draws them (an attribute name runs into a value; values
+  // without quotes).
+  'invalid/malformed.svg': ['formats.mismatch'],
+  'invalid/no-quotes.svg': ['formats.mismatch'],
   'invalid/sample.png': ['formats.unreadable'],
   'invalid/width.svg': [],
 };

@@ -7,6 +7,7 @@ import {
   isZip,
   readZip,
 } from '@galley/core';
+import { applyEdits, modify } from 'jsonc-parser';
 import type { CheckReport, Folder, v1 } from '@galley/core';
 import type { z } from 'zod';
 import type { FileEntry, FolderState, PageEntry } from '../store-types.js';
@@ -63,9 +64,19 @@ export function folderStateOf(folder: Folder, files: ReadonlyMap<string, FileEnt
   };
 }
 
-/** project.json with a new title, every other member kept. */
+/**
+ * project.json with a new title, every other byte kept where it can be: only the title's value
+ * is rewritten, so renaming back to a confirmed title gives the confirmed folder again (the same
+ * `sha256`, nothing unconfirmed). A text the edit cannot address (a repeated "title" member, of
+ * which JSON.parse reads the last) is written anew instead.
+ */
 export function renamedProjectJson(bytes: Uint8Array, title: string): Uint8Array {
-  const value = JSON.parse(text(bytes)) as Record<string, unknown>;
+  const before = text(bytes);
+  const edited = applyEdits(before, modify(before, ['title'], title, {}));
+  if ((JSON.parse(edited) as { title?: unknown }).title === title) {
+    return new TextEncoder().encode(edited);
+  }
+  const value = JSON.parse(before) as Record<string, unknown>;
   return new TextEncoder().encode(`${JSON.stringify({ ...value, title }, null, 2)}\n`);
 }
 

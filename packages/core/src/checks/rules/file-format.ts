@@ -4,7 +4,7 @@ import { formatOfPath, webFormats } from '../../media/catalog.js';
 import { maxPixels, maxSide, withinBounds, type DimensionResult } from './dimensions.js';
 import { sniffMatches } from './sniff.js';
 import { maxNesting } from '../html/page.js';
-import { looksLikeSvg, svgActiveContent } from './svg.js';
+import { looksLikeSvg, svgActiveContent, svgXmlDefect } from './svg.js';
 
 /** The message of `formats.svg_active` when nesting alone kept the SVG from being read through. */
 const SVG_TOO_DEEP = `The SVG nests elements deeper than ${maxNesting} levels, so it cannot be read to its end and shown to hold no active content.`;
@@ -38,13 +38,27 @@ function textViolation(path: string, format: string, text: string): Violation | 
   if (!looksLikeSvg(text))
     return violation('formats.mismatch', { path, expected: format, actual: 'text' });
   const reasons = svgActiveContent(text);
-  if (reasons.length === 0) return undefined;
+  if (reasons.length === 0) return svgXmlViolation(path, text);
   // Nesting alone: nothing active was seen, the drawing is too deep to be read to its end.
   const nestedOnly = reasons.length === 1 && reasons[0] === 'nesting';
   return violation('formats.svg_active', {
     path,
     actual: reasons,
     ...(nestedOnly ? { message: SVG_TOO_DEEP } : {}),
+  });
+}
+
+/** An SVG that is not well-formed XML is no picture at all, so it is not the format it names. */
+function svgXmlViolation(path: string, text: string): Violation | undefined {
+  const defect = svgXmlDefect(text);
+  if (defect === undefined) return undefined;
+  return violation('formats.mismatch', {
+    path,
+    line: defect.line,
+    column: defect.column,
+    message: `The SVG is not well-formed XML (${defect.reason}), so no browser shows it.`,
+    expected: 'svg',
+    actual: 'text',
   });
 }
 

@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import { SaxesParser } from 'saxes';
 import { cssReferences } from '../html/css.js';
 import { maxNesting } from '../html/page.js';
 
@@ -179,4 +180,28 @@ export function svgActiveContent(text: string): SvgActiveReason[] {
   );
   parser.end(text);
   return [...reasons].sort();
+}
+
+/** Where and why an SVG stops being well-formed XML. */
+export interface XmlDefect {
+  readonly line: number;
+  readonly column: number;
+  readonly reason: string;
+}
+
+/**
+ * The first well-formedness error of an SVG, read as browsers read `image/svg+xml`: strict XML,
+ * where any error leaves no picture. Namespace prefixes are not judged (an unbound `xlink:` is a
+ * tool's slip that some viewers forgive); a DOCTYPE is refused before this runs.
+ */
+export function svgXmlDefect(text: string): XmlDefect | undefined {
+  const parser = new SaxesParser({ position: true });
+  try {
+    parser.write(text).close();
+    return undefined;
+  } catch (error) {
+    // saxes throws at the first error when no handler is set: "<file>:<line>:<column>: <reason>".
+    const reason = (error as Error).message.replace(/^\d+:\d+: /, '').replace(/\.$/, '');
+    return { line: parser.line, column: parser.column, reason };
+  }
 }
