@@ -10,7 +10,7 @@ const intro: Record<string, string> = {
   project:
     '`project.json`: present, valid JSON, valid against `svc://schemas/project/1`, known medium.',
   formats:
-    'Extensions allowed by the medium, content that matches its extension, UTF-8 text, images in bounds, no active SVG.',
+    'Extensions allowed by the medium, content that matches its extension (an SVG is well-formed XML), UTF-8 text, images in bounds, no active SVG.',
   pages: 'Listed pages exist, parse, have a `<title>` and unique ids; every HTML file is listed.',
   links:
     'Every local `href`, `src`, `srcset`, CSS `url()` and `@import` resolves inside the folder; nothing external is loaded.',
