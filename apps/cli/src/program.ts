@@ -64,7 +64,15 @@ function usageText(error: UsageError): string | undefined {
       ? `no command given; \`${path}\` takes one of: ${known} (see \`${path} --help\`)`
       : `unknown command '${word}' (see \`${path} --help\`)`;
   }
-  const text = cause.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
+  // Commander looks for required options before arguments; the argument is the first thing a
+  // command line names (`galley convert` lacks its site before its -o), so it is said first.
+  const missing = command.registeredArguments.find(
+    (argument, i) => argument.required && command.args[i] === undefined,
+  );
+  const text =
+    cause.code === 'commander.missingMandatoryOptionValue' && missing !== undefined
+      ? `missing required argument '${missing.name()}'`
+      : cause.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
   // `check: missing required argument 'folder'`: which command, without repeating `galley`.
   return command.parent ? `${commandPath(command).replace(/^\S+ /, '')}: ${text}` : text;
 }

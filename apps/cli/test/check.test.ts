@@ -148,6 +148,22 @@ describe('galley check on generated folders', () => {
     expect(text.stdout).toMatch(/✗ archive\s+failed/);
   });
 
+  it('suggests convert only for what convert takes, with the path as one shell word', async () => {
+    const hint = (path: string) =>
+      `\nA plain site? \`galley convert ${path} -o project.zip\` makes a project of it.\n`;
+    const empty = await directory({});
+    const notSite = await galley(['check', empty]);
+    expect(notSite.stdout).toMatch(/✗ project\s+failed/);
+    expect(notSite.stdout).not.toContain('A plain site?');
+    const wrapped = await directory({ 'site/index.html': page('Home', '<p>Hi</p>') });
+    expect((await galley(['check', wrapped])).stdout.endsWith(hint(wrapped))).toBe(true);
+    const spaced = join(await directory({}), "Tom's site");
+    await directoryOf({ 'index.html': page('Home', '<p>Hi</p>') }, spaced);
+    expect((await galley(['check', spaced])).stdout).toContain(
+      hint(`'${spaced.replace("'", `'\\''`)}'`),
+    );
+  });
+
   it('reads a directory with nested folders, spaces, and symbolic links inside it', async () => {
     const files = validProject({ 'docs/read me.txt': 'hello' });
     const dir = await directory(files);
@@ -212,6 +228,18 @@ describe.skipIf(!!noCorpus)('galley check on the corpus sites, read in place', (
       expect(run.stdout).toContain('"code":"project.missing"');
     },
   );
+
+  it('names a missing file once, where it reads the same written and resolved', async () => {
+    const run = await galley(['check', join(corpusSites, 'mdn-accessibility-assessment')]);
+    expect(run.stdout).toContain(
+      [
+        'index.html:97:11 @62  links.missing',
+        '           The reference names a file that is not in the folder.',
+        '           media/bear.mp3',
+        '           → Add the file',
+      ].join('\n'),
+    );
+  });
 });
 
 if (noTerminal) console.warn(`skipped: ${noTerminal}`);

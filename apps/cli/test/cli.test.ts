@@ -211,7 +211,7 @@ describe('galley serve and the office commands', () => {
       const refused = await issue('ben@example.org', '--days', days);
       expect([days, refused.code]).toEqual([days, 2]); // a usage error
       expect(refused.stderr).toMatch(
-        /^galley: tokens issue: option '--days <n>'.*1 to 90 days.*\n$/,
+        /^galley: tokens issue: option '--days <n>'.* a whole number from 1 to 90\n$/,
       );
       expect(refused.stdout).toBe('');
     }

@@ -143,7 +143,8 @@ describe('galley push', () => {
     }
   });
 
-  it('another client holding the lock: exit 1, saying who and until when', async () => {
+  /** The project locked by another client: its run's lock, taken again if it holds it. */
+  async function lockedElsewhere() {
     const lock = await fetch(`${s.url}/api/v1/projects/${project.id}/lock`, {
       method: 'PUT',
       headers: {
@@ -154,6 +155,10 @@ describe('galley push', () => {
       body: JSON.stringify({ kind: 'agent', label: 'nightly import' }),
     });
     expect(lock.status).toBe(200);
+  }
+
+  it('another client holding the lock: exit 1, saying who and until when', async () => {
+    await lockedElsewhere();
     const run = await galley(['push', project.id, await directory(validProject())], { env });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(
@@ -161,6 +166,23 @@ describe('galley push', () => {
         `^galley: project ${project.id} is being edited by Ada \\(nightly import\\) until \\S+; try again later \\(423\\)\\n$`,
       ),
     );
+  });
+
+  it('--json: the body of every refusal on stdout, and the line on stderr', async () => {
+    const dir = await directory(validProject());
+    await lockedElsewhere();
+    const cases: Array<[string, Record<string, string>, number, RegExp]> = [
+      [project.id, { ...env, GALLEY_TOKEN: 'glly_made-up' }, 401, /refused the token \(401\)/],
+      ['prj_nope', env, 404, /project prj_nope was not found/],
+      [project.id, env, 423, /is being edited by Ada \(nightly import\)/],
+    ];
+    for (const [id, runEnv, status, line] of cases) {
+      const run = await galley(['push', id, dir, '--json'], { env: runEnv });
+      expect([status, run.code]).toEqual([status, 1]);
+      expect(JSON.parse(run.stdout)).toMatchObject({ status, code: expect.any(String) as string });
+      expect(run.stdout.trimEnd().split('\n')).toHaveLength(1);
+      expect(run.stderr).toMatch(new RegExp(`^galley: .*${line.source}.*\n$`));
+    }
   });
 
   it('unusable input: exit 2 before anything is sent', async () => {

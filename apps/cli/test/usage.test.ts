@@ -49,11 +49,11 @@ describe('usage mistakes: one line, exit 2', () => {
     [['serve', '--nope'], "galley: serve: unknown option '--nope'"],
     [
       ['serve', '--port', 'x'],
-      "galley: serve: option '--port <port>' argument 'x' is invalid. 0 to 65535",
+      "galley: serve: option '--port <port>' argument 'x' is invalid. a whole number from 0 to 65535",
     ],
     [
       ['serve', '--port', ''],
-      "galley: serve: option '--port <port>' argument '' is invalid. 0 to 65535",
+      "galley: serve: option '--port <port>' argument '' is invalid. a whole number from 0 to 65535",
     ],
     [['serve', '--port'], "galley: serve: option '--port <port>' argument missing"],
     [['check'], "galley: check: missing required argument 'folder'"],
@@ -62,6 +62,9 @@ describe('usage mistakes: one line, exit 2', () => {
       "galley: check: too many arguments for 'check'. Expected 1 argument but got 2.",
     ],
     [['convert', 'site'], "galley: convert: required option '-o, --output <file>' not specified"],
+    // A missing argument is said before a missing required option: it comes first on the line.
+    [['convert'], "galley: convert: missing required argument 'site'"],
+    [['watch'], "galley: watch: missing required argument 'project-id'"],
     [['pull'], "galley: pull: missing required argument 'project-id'"],
     [
       ['pull', 'prj_x', '--version', 'two'],
@@ -69,7 +72,28 @@ describe('usage mistakes: one line, exit 2', () => {
     ],
     [
       ['pull', 'prj_x', '--timeout', '0'],
-      "galley: pull: option '--timeout <seconds>' argument '0' is invalid. seconds, more than 0 and at most 3600",
+      "galley: pull: option '--timeout <seconds>' argument '0' is invalid. a whole number from 1 to 3600",
+    ],
+    // Whole numbers in decimal digits only: no hexadecimal, exponent, spaces or fraction.
+    ...(['0x2', '1e1', '2.0'] as const).map((value): [string[], string] => [
+      ['pull', 'prj_x', '--version', value],
+      `galley: pull: option '--version <n>' argument '${value}' is invalid. a whole number from 1 to 9007199254740991`,
+    ]),
+    ...(['0x10', '1e3', ' 5', '1.5', ''] as const).map((value): [string[], string] => [
+      ['pull', 'prj_x', '--timeout', value],
+      `galley: pull: option '--timeout <seconds>' argument '${value}' is invalid. a whole number from 1 to 3600`,
+    ]),
+    [
+      ['tokens', 'issue', '--days', '1e1'],
+      "galley: tokens issue: option '--days <n>' argument '1e1' is invalid. a whole number from 1 to 90",
+    ],
+    [
+      ['serve', '--port', ' 80'],
+      "galley: serve: option '--port <port>' argument ' 80' is invalid. a whole number from 0 to 65535",
+    ],
+    [
+      ['watch', 'prj_x', '--into', '.', '--interval', '0x10'],
+      "galley: watch: option '--interval <seconds>' argument '0x10' is invalid. seconds, more than 0 and at most 86400",
     ],
     [['push', 'prj_x'], "galley: push: missing required argument 'folder'"],
     [['watch', 'prj_x'], "galley: watch: required option '--into <dir>' not specified"],
@@ -84,6 +108,10 @@ describe('usage mistakes: one line, exit 2', () => {
       'galley: the project id is empty; give the project, prj_…',
     ],
     [['watch', '../x', '--into', '.', '--once'], 'galley: ../x is not a project id (prj_…)'],
+    // An id without the prefix is none either: refused here, not sent to come back as a 404.
+    [['pull', 'abc'], 'galley: abc is not a project id (prj_…)'],
+    [['push', 'abc', '.'], 'galley: abc is not a project id (prj_…)'],
+    [['watch', 'abc', '--into', '.', '--once'], 'galley: abc is not a project id (prj_…)'],
   ];
   it.each(cases)('galley %j', async (args, line) => {
     const run = await galley(args, { env });

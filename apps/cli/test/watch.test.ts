@@ -14,13 +14,7 @@ import {
   removeDirectory,
   spawnGalley,
 } from './support/galley.js';
-import {
-  createProject,
-  fakeService,
-  renameProject,
-  screenSession,
-  startServer,
-} from './support/server.js';
+import { createProject, renameProject, screenSession, startServer } from './support/server.js';
 import type { Screen, TestServer } from './support/server.js';
 
 // Every test spawns `galley` processes (about 1 s each, more on a busy machine).
@@ -304,14 +298,16 @@ describe('galley watch', () => {
   });
 
   it('stops at once (exit 1) on what polling again cannot fix: an unknown project', async () => {
-    const run = await galley(
-      ['watch', 'prj_unknown', '--into', await folder(), '--interval', '0.2'],
-      {
-        env,
-      },
-    );
-    expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/project prj_unknown was not found/);
+    const top = await folder();
+    for (const mode of [['--interval', '0.2'], ['--once']]) {
+      // An --into to be made: an unknown project leaves none behind.
+      const into = join(top, 'w4', 'deeper');
+      const run = await galley(['watch', 'prj_unknown', '--into', into, ...mode], { env });
+      expect([mode, run.code]).toEqual([mode, 1]);
+      expect(oneErrorLine(run)).toBe(true);
+      expect(run.stderr).toMatch(/project prj_unknown was not found/);
+      expect(await readdir(top)).toEqual([]);
+    }
   });
 
   it('unusable options: exit 2', async () => {
@@ -360,122 +356,4 @@ describe('galley watch', () => {
       );
     },
   );
-});
-
-/** A confirmation as the interface sends it, for a stand-in service to offer. */
-function confirmationOf(zip: Uint8Array, downloadUrl: string, version: unknown = 1) {
-  return {
-    id: 'cnf_1',
-    version,
-    revision: 1,
-    sha256: sha256(zip),
-    note: null,
-    confirmed_at: '2030-01-01T00:00:00.000+00:00',
-    confirmed_by: { name: 'Ada' },
-    download_url: downloadUrl,
-    has_unconfirmed_changes: false,
-  };
-}
-
-describe('galley watch reads only answers of the interface’s shape', () => {
-  const zip = new TextEncoder().encode('PK stand-in bytes');
-  let page = '';
-  let service: Awaited<ReturnType<typeof fakeService>>;
-  let env: Record<string, string>;
-  beforeAll(async () => {
-    service = await fakeService((req, res) => {
-      if (req.url === '/v.zip') res.writeHead(200, { 'content-type': 'application/zip' }).end(zip);
-      else res.writeHead(200, { 'content-type': 'application/json' }).end(page);
-    });
-    env = { GALLEY_SERVER: service.url, GALLEY_TOKEN: 'glly_x' };
-  });
-  afterAll(async () => {
-    await service.close();
-  });
-  const list = (...confirmations: unknown[]) =>
-    JSON.stringify({ confirmations, next_page_url: null });
-
-  it('a version that is no whole number from 1, or a list of another shape: exit 1, nothing written', async () => {
-    const cases: Array<[string, string]> = [
-      [
-        list(confirmationOf(zip, '/v.zip', '/../../escaped')),
-        'confirmations.0.version: Invalid input: expected number, received string',
-      ],
-      [list(confirmationOf(zip, '/v.zip', 0)), 'confirmations.0.version: Too small'],
-      [list(confirmationOf(zip, '/v.zip', 1.5)), 'confirmations.0.version: Invalid input'],
-      [list(confirmationOf(zip, '/v.zip', 2 ** 60)), 'confirmations.0.version: '],
-      ['{"confirmations":"none"}', 'confirmations: Invalid input'],
-    ];
-    for (const [body, reason] of cases) {
-      page = body;
-      const top = await directoryOf({});
-      const into = join(top, 'deep', 'into');
-      const run = await galley(['watch', 'prj_f', '--into', into, '--once'], { env });
-      expect([body, run.code, run.stdout]).toEqual([body, 1, '']);
-      expect(oneErrorLine(run)).toBe(true);
-      expect(run.stderr).toContain(
-        `galley: the service sent an answer that is not a list of confirmations (${reason}`,
-      );
-      expect(await readdir(into)).toEqual([]);
-      expect((await readdir(top, { recursive: true })).sort()).toEqual([
-        'deep',
-        join('deep', 'into'),
-      ]);
-      await removeDirectory(top);
-    }
-    // The same stand-in with a proper version imports it: only the version was wrong above.
-    page = list(confirmationOf(zip, '/v.zip', 1));
-    const into = await directoryOf({});
-    const run = await galley(['watch', 'prj_f', '--into', into, '--once'], { env });
-    expect(run).toEqual({
-      code: 0,
-      stderr: '',
-      stdout: `v1: ${join(into, 'prj_f-v1.zip')} (sha256 ${sha256(zip)})\n`,
-    });
-    await removeDirectory(into);
-  });
-
-  it('a page that is not JSON: exit 1, saying what was being read', async () => {
-    page = '{"confirmations": [} oops';
-    const into = await directoryOf({});
-    const run = await galley(['watch', 'prj_f', '--into', into, '--once'], { env });
-    expect(run.code).toBe(1);
-    expect(oneErrorLine(run)).toBe(true);
-    expect(run.stderr).toMatch(
-      /^galley: the service sent an answer that is not JSON, for project prj_f \(.+\)\n$/,
-    );
-    expect(await readdir(into)).toEqual([]);
-    await removeDirectory(into);
-  });
-
-  it('a 429 with Retry-After: the wait it asks for is said, and kept', async () => {
-    const busy = await fakeService((_req, res) =>
-      res
-        .writeHead(429, { 'content-type': 'application/problem+json', 'retry-after': '7' })
-        .end('{"status":429,"code":"rate_limited","detail":"slow down"}'),
-    );
-    const into = await directoryOf({});
-    try {
-      const child = spawnGalley(['watch', 'prj_f', '--into', into, '--interval', '1'], {
-        env: { ...env, GALLEY_SERVER: busy.url },
-      });
-      let stderr = '';
-      const said = new Promise<void>((resolve) =>
-        child.stderr.on('data', (d: Buffer) => {
-          stderr += d.toString();
-          if (stderr.includes('\n')) resolve();
-        }),
-      );
-      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-      await said;
-      child.kill('SIGINT');
-      expect(await exited).toBe(0);
-      expect(stderr).toBe(
-        'galley: too many requests (429); wait 7 s and try again; trying again in 7 s\n',
-      );
-    } finally {
-      await busy.close();
-      await removeDirectory(into);
-    }
-  });
 });

@@ -1,11 +1,16 @@
 import type { Command } from 'commander';
-import { checkZip } from '@galley/core';
+import { checkZip, isPlainSiteZip, readZip } from '@galley/core';
 import type { CliIo } from '../io.js';
 import { exitCodes, runCommand } from '../lib/exit.js';
 import { paintFor } from '../lib/paint.js';
 import { progressOn } from '../lib/progress.js';
 import { readInput } from '../lib/read-input.js';
 import { checkReportText, reportPassed } from '../lib/report-text.js';
+
+/** `path` as one shell word: as it is when nothing in it is special to a shell, else quoted. */
+function shellWord(path: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
+}
 
 /** `galley check`: the folder contract of decisions §4, as the service would judge the folder. */
 export function registerCheck(program: Command, io: CliIo): void {
@@ -17,20 +22,25 @@ export function registerCheck(program: Command, io: CliIo): void {
     .action((path: string, opts: { json?: boolean }) =>
       runCommand(io, async () => {
         const progress = progressOn();
+        let bytes: Uint8Array;
         let report;
         try {
-          const input = await readInput(path, { progress });
+          ({ bytes } = await readInput(path, { progress }));
           progress.phase(`checking ${path}`);
-          report = checkZip(input.bytes); // a directory arrives zipped: the service's own reader
+          report = checkZip(bytes); // a directory arrives zipped: the service's own reader
         } finally {
           progress.done();
         }
         if (opts.json) io.out(JSON.stringify(report));
         else {
           io.out(checkReportText(report, paintFor(process.stdout, io.env), path));
-          if (report.violations.some((v) => v.code === 'project.missing'))
+          // Only for what `convert` takes, judged as the service judges an upload.
+          const plainSite =
+            report.violations.some((v) => v.code === 'project.missing') &&
+            isPlainSiteZip(bytes, readZip(bytes));
+          if (plainSite)
             io.out(
-              `\nA plain site? \`galley convert ${path} -o project.zip\` makes a project of it.`,
+              `\nA plain site? \`galley convert ${shellWord(path)} -o project.zip\` makes a project of it.`,
             );
         }
         return reportPassed(report) ? exitCodes.ok : exitCodes.failed;

@@ -1,19 +1,11 @@
-import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
 import type { CliIo } from '../io.js';
 import { CommandFailure, exitCodes, runCommand } from '../lib/exit.js';
 import { outputTarget, sha256Hex, writeFileAtomically } from '../lib/files.js';
+import { wholeNumberOption } from '../lib/number-option.js';
 import { progressOn } from '../lib/progress.js';
 import { connect, projectIdOf, request, withRemoteOptions } from '../lib/remote.js';
 import type { RemoteOptions } from '../lib/remote.js';
-
-/** `--version`: a whole number from 1, exact as a JavaScript number (else it would be rounded). */
-function positiveInteger(value: string): number {
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < 1)
-    throw new InvalidArgumentError(`a whole number from 1 to ${Number.MAX_SAFE_INTEGER}`);
-  return n;
-}
 
 /** The file name the service suggests (`prj_…-r3.zip`), if it is a plain name; else our own. */
 function suggestedName(disposition: string | null, fallback: string): string {
@@ -35,7 +27,11 @@ export function registerPull(program: Command, io: CliIo): void {
     .description("download a project's folder ZIP (the saved state, or a confirmed version)")
     .argument('<project-id>', 'the project, prj_…')
     .option('-o, --output <file>', 'where to write the ZIP (default: the name the service gives)')
-    .option('--version <n>', 'a confirmed version instead of the saved state', positiveInteger)
+    .option(
+      '--version <n>',
+      'a confirmed version instead of the saved state',
+      wholeNumberOption(1, Number.MAX_SAFE_INTEGER),
+    )
     .action((id: string, opts: PullOptions) =>
       runCommand(io, async () => {
         const project = projectIdOf(id);

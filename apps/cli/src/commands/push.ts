@@ -12,12 +12,17 @@ import type { RemoteOptions } from '../lib/remote.js';
 import { checkReportText, plural } from '../lib/report-text.js';
 import { siteReportText } from '../lib/site-text.js';
 
-/** A refusal carrying a folder report (a 422: the contract failed, or the site did not convert). */
-function refusedReport(error: unknown): { report: CheckReport; body: unknown } | undefined {
-  const refusal = error instanceof CommandFailure ? error.cause : undefined;
-  if (!(refusal instanceof GalleyApiError) || refusal.status !== 422) return undefined;
+/** The service's refusal behind a failed request, if the service answered at all. */
+function refusalOf(error: unknown): GalleyApiError | undefined {
+  const cause = error instanceof CommandFailure ? error.cause : undefined;
+  return cause instanceof GalleyApiError ? cause : undefined;
+}
+
+/** The folder report a refusal carries (a 422: the contract failed, or the site did not convert). */
+function reportOf(refusal: GalleyApiError): CheckReport | undefined {
+  if (refusal.status !== 422) return undefined;
   const report = v1.FolderCheckFailure.safeParse(refusal.problem);
-  return report.success ? { report: report.data, body: refusal.problem } : undefined;
+  return report.success ? report.data : undefined;
 }
 
 /**
@@ -30,7 +35,7 @@ export function registerPush(program: Command, io: CliIo): void {
     .description("replace a project's contents with a folder (a ZIP or a directory)")
     .argument('<project-id>', 'the project, prj_…')
     .argument('<folder>', 'a project folder or a plain site: a ZIP or a directory')
-    .option('--json', "print the service's answer body as it is (the Project, or the 422 body)")
+    .option('--json', "print the service's answer body as it is (the Project, or the refusal)")
     .action((id: string, path: string, opts: RemoteOptions & { json?: boolean }) =>
       runCommand(io, async () => {
         const project = projectIdOf(id);
@@ -46,22 +51,23 @@ export function registerPush(program: Command, io: CliIo): void {
           ).then(
             (body: unknown) => ({ body }),
             (error: unknown) => {
-              const refused = refusedReport(error);
-              if (!refused) throw error;
-              return { refused };
+              const refusal = refusalOf(error);
+              if (refusal === undefined) throw error; // no answer: nothing for stdout
+              return { refusal, error };
             },
           );
         } finally {
           progress.done();
         }
-        if ('refused' in answer) {
-          const { report, body } = answer.refused;
-          io.out(
-            opts.json
-              ? JSON.stringify(body)
-              : checkReportText(report, paint, `${path} (refused by the service)`),
-          );
-          return exitCodes.failed;
+        if ('refusal' in answer) {
+          // With --json a script gets the body of every refusal; a report is printed in full,
+          // and any other refusal is said on stderr as well.
+          const report = reportOf(answer.refusal);
+          if (opts.json) io.out(JSON.stringify(answer.refusal.problem));
+          else if (report)
+            io.out(checkReportText(report, paint, `${path} (refused by the service)`));
+          if (report) return exitCodes.failed;
+          throw answer.error;
         }
         const created = answerAs({ name: 'a project', schema: v1.CreatedProject }, answer.body);
         if (opts.json) io.out(JSON.stringify(answer.body));

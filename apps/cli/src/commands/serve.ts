@@ -5,13 +5,8 @@ import type { OfficeCredentials } from '@galley/server';
 import type { CliIo } from '../io.js';
 import { CommandFailure, InputError } from '../lib/exit.js';
 import { makeFolder, writeReason } from '../lib/files.js';
+import { wholeNumberOption } from '../lib/number-option.js';
 import { dataOption, storeOptionsFor, undeliveredFailure } from '../store-options.js';
-
-function port(value: string): number {
-  const n = /^\s*[0-9]+\s*$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('0 to 65535');
-  return n;
-}
 
 /** Why `value` cannot be the service's public URL, or undefined when it can. */
 function baseUrlProblem(value: string): string | undefined {
@@ -106,7 +101,11 @@ export function registerServe(program: Command, io: CliIo): void {
   program
     .command('serve')
     .description('start the service (settings: docs/operations.md)')
-    .option('--port <port>', 'port to listen on (GALLEY_PORT, default 8080)', port)
+    .option(
+      '--port <port>',
+      'port to listen on (GALLEY_PORT, default 8080)',
+      wholeNumberOption(0, 65535),
+    )
     .option('--data <dir>', 'data folder (GALLEY_DATA_DIR, default ./galley-data)')
     .option('--base-url <url>', 'public URL of the service (GALLEY_BASE_URL)', baseUrl)
     .action(async (opts: { port?: number; data?: string; baseUrl?: string }) => {

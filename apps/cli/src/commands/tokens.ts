@@ -1,8 +1,8 @@
-import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
 import type { CliIo } from '../io.js';
 import { CliError } from '../io.js';
 import { notEmpty } from '../lib/exit.js';
+import { wholeNumberOption } from '../lib/number-option.js';
 import { accountByEmail, undeliveredFailure, withStore } from '../store-options.js';
 
 /**
@@ -10,13 +10,6 @@ import { accountByEmail, undeliveredFailure, withStore } from '../store-options.
  * starts without loading the store; the store refuses anything longer as well.
  */
 const MAX_TOKEN_DAYS = 90;
-
-/** `--days`: a whole number from 1 to 90. */
-function days(value: string): number {
-  const n = /^\s*[0-9]+\s*$/.test(value) ? Number(value) : Number.NaN;
-  if (n >= 1 && n <= MAX_TOKEN_DAYS) return n;
-  throw new InvalidArgumentError(`a token is valid for 1 to ${MAX_TOKEN_DAYS} days (whole days).`);
-}
 
 /** `galley tokens issue|list|revoke`: API tokens of one account, usable while the server runs. */
 export function registerTokens(program: Command, io: CliIo): void {
@@ -28,7 +21,12 @@ export function registerTokens(program: Command, io: CliIo): void {
 
   common(tokens.command('issue'))
     .description('issue a token; prints only the token (shown this once)')
-    .option('--days <n>', `validity in days, 1 to ${MAX_TOKEN_DAYS}`, days, MAX_TOKEN_DAYS)
+    .option(
+      '--days <n>',
+      `validity in days, 1 to ${MAX_TOKEN_DAYS}`,
+      wholeNumberOption(1, MAX_TOKEN_DAYS),
+      MAX_TOKEN_DAYS,
+    )
     .action(async (opts: { data?: string; email: string; days: number }) => {
       const email = notEmpty(opts.email, '--email');
       await withStore(opts.data, io.env, async (store) => {

@@ -1,12 +1,18 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
 import { v1 } from '@galley/core';
 import type { CliIo } from '../io.js';
 import { CommandFailure, exitCodes, InputError, notEmpty, runCommand } from '../lib/exit.js';
-import { makeFolder, sha256Hex, writeFileAtomically, writeReason } from '../lib/files.js';
+import {
+  makeFolder,
+  missingFolders,
+  sha256Hex,
+  writeFileAtomically,
+  writeReason,
+} from '../lib/files.js';
 import { ImportedRecord } from '../lib/imported.js';
+import { secondsOption } from '../lib/number-option.js';
 import { progressOn } from '../lib/progress.js';
 import {
   answerAs,
@@ -20,13 +26,6 @@ import type { Remote, RemoteOptions } from '../lib/remote.js';
 
 /** The longest `--interval`, and the longest wait a `Retry-After` may ask for: a day. */
 const maxIntervalSeconds = 86_400;
-
-function seconds(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0 || n > maxIntervalSeconds)
-    throw new InvalidArgumentError(`seconds, more than 0 and at most ${maxIntervalSeconds}`);
-  return n;
-}
 
 /**
  * A confirmation as the interface describes it, with the spec's version numbers (1, 2, …):
@@ -44,6 +43,8 @@ interface Watch {
   readonly record: ImportedRecord;
   readonly project: string;
   readonly into: string;
+  /** Makes `into` if missing (once): only when the service has listed the project. */
+  readonly makeInto: () => Promise<void>;
   readonly io: CliIo;
   readonly signal: AbortSignal;
 }
@@ -78,6 +79,7 @@ async function newConfirmations(w: Watch, through: number): Promise<Confirmation
  */
 async function poll(w: Watch): Promise<number> {
   const fresh = await newConfirmations(w, w.record.handledThrough(w.project));
+  await w.makeInto();
   let handled = 0;
   for (const c of fresh) {
     if (w.signal.aborted) break;
@@ -126,6 +128,24 @@ function isFatal(error: unknown): boolean {
   );
 }
 
+/**
+ * Why `--into` cannot be used: a file in the way is a mistaken option (exit 2); a folder it may
+ * not make is one it may not write, as an existing folder it may not write (exit 1).
+ */
+function intoFailureOf(into: string) {
+  return (error: NodeJS.ErrnoException): never => {
+    if (error.code === 'ENOTDIR')
+      throw new InputError(
+        'not_a_file',
+        `--into ${into} is not a folder (a file is in the way); give a folder`,
+      );
+    throw new CommandFailure(
+      'write_failed',
+      `cannot make the folder ${into}: ${writeReason(error)}`,
+    );
+  };
+}
+
 interface WatchOptions extends RemoteOptions {
   into: string;
   interval: number;
@@ -144,7 +164,7 @@ export function registerWatch(program: Command, io: CliIo): void {
     .option(
       '--interval <seconds>',
       `seconds between polls (at most ${maxIntervalSeconds})`,
-      seconds,
+      secondsOption(maxIntervalSeconds),
       30,
     )
     .option('--once', 'poll once, import what is new, and exit')
@@ -154,21 +174,21 @@ export function registerWatch(program: Command, io: CliIo): void {
         notEmpty(opts.into, '--into', 'give the folder to import into');
         const stop = new AbortController();
         const remote = connect(opts, io.env, stop.signal);
-        await makeFolder(opts.into).catch((error: NodeJS.ErrnoException) => {
-          // A file in the way is a mistaken --into; a folder it may not make is one it may not
-          // write, as an existing folder it may not write (exit 1).
-          if (error.code === 'ENOTDIR')
-            throw new InputError(
-              'not_a_file',
-              `--into ${opts.into} is not a folder (a file is in the way); give a folder`,
-            );
-          throw new CommandFailure(
-            'write_failed',
-            `cannot make the folder ${opts.into}: ${writeReason(error)}`,
-          );
-        });
+        // A file in the way is found before anything is asked; the folder is made only once the
+        // project is known to exist, so a mistyped id leaves no folder behind.
+        const intoFailure = intoFailureOf(opts.into);
+        await missingFolders(opts.into).catch(intoFailure);
         const record = await ImportedRecord.open(opts.into);
-        const w: Watch = { remote, record, project, into: opts.into, io, signal: stop.signal };
+        let made: Promise<void> | undefined;
+        const w: Watch = {
+          remote,
+          record,
+          project,
+          into: opts.into,
+          makeInto: () => (made ??= makeFolder(opts.into).catch(intoFailure)),
+          io,
+          signal: stop.signal,
+        };
         if (opts.once) {
           if ((await poll(w)) === 0) io.out(`nothing new for ${project}`);
           return exitCodes.ok;
@@ -177,6 +197,9 @@ export function registerWatch(program: Command, io: CliIo): void {
       }),
     );
 }
+
+/** A message ready for a clause after it: `Try later.` + `; trying…` is not `Try later.; trying…`. */
+const withoutFinalStop = (message: string) => message.replace(/[\s.;,:]+$/, '');
 
 /** Polls every `interval` seconds until SIGINT or SIGTERM; a second signal ends at once. */
 async function watchUntilStopped(w: Watch, interval: number, stop: AbortController) {
@@ -199,7 +222,7 @@ async function watchUntilStopped(w: Watch, interval: number, stop: AbortControll
         if (isFatal(error) || !(error instanceof CommandFailure)) throw error;
         // A service that asked for a pause (429 with Retry-After) gets at least that long.
         wait = Math.max(interval, Math.min(w.remote.retryAfter() ?? 0, maxIntervalSeconds));
-        w.io.err(`galley: ${error.message}; trying again in ${wait} s`);
+        w.io.err(`galley: ${withoutFinalStop(error.message)}; trying again in ${wait} s`);
       }
       await sleep(wait * 1000, undefined, { signal: stop.signal }).catch(() => undefined);
     }

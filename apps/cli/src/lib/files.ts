@@ -106,11 +106,10 @@ export function zipFolder(folder: Folder): Uint8Array {
 }
 
 /**
- * Makes the folder `path` and any missing folders above it, one level at a time from the nearest
- * one that exists. Node's own `mkdir(path, {recursive: true})` loops for ever where the system
- * refuses every new name without saying why (under /proc, say): here such a refusal is an error.
+ * The folders `makeFolder(path)` would make, outermost first (none when `path` is a folder),
+ * found without making any; an error with code ENOTDIR when a file is in the way.
  */
-export async function makeFolder(path: string): Promise<void> {
+export async function missingFolders(path: string): Promise<string[]> {
   const missing: string[] = [];
   let at = resolve(path);
   for (;;) {
@@ -128,7 +127,16 @@ export async function makeFolder(path: string): Promise<void> {
     if (parent === at) break;
     at = parent;
   }
-  for (const folder of missing.reverse()) {
+  return missing.reverse();
+}
+
+/**
+ * Makes the folder `path` and any missing folders above it, one level at a time from the nearest
+ * one that exists. Node's own `mkdir(path, {recursive: true})` loops for ever where the system
+ * refuses every new name without saying why (under /proc, say): here such a refusal is an error.
+ */
+export async function makeFolder(path: string): Promise<void> {
+  for (const folder of await missingFolders(path)) {
     await mkdir(folder).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'EEXIST') throw error;
     });

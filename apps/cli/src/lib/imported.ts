@@ -1,30 +1,36 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { z } from 'zod';
+import { v1 } from '@galley/core';
 import { InputError } from './exit.js';
 import { writeFileAtomically } from './files.js';
+import { projectIdPattern } from './remote.js';
 
 /** The record `galley watch` keeps in its folder, so a restart imports nothing twice. */
 const recordName = '.galley-imported.json';
 
-/** A confirmed version whose ZIP was downloaded, verified and written to `file`. */
-export interface ImportedVersion {
-  project: string;
-  version: number;
-  sha256: string;
-  file: string;
-  imported_at: string;
-}
 /** A confirmed version left out because its `sha256` had been imported already (the spec's rule). */
-export interface SkippedVersion {
-  project: string;
-  version: number;
-  sha256: string;
-}
-interface RecordFile {
-  format: 1;
-  imported: ImportedVersion[];
-  skipped: SkippedVersion[];
-}
+const SkippedVersion = z.object({
+  project: z.string().regex(projectIdPattern),
+  version: z.number().int().min(1),
+  sha256: v1.Confirmation.shape.sha256,
+});
+export type SkippedVersion = z.infer<typeof SkippedVersion>;
+
+/** A confirmed version whose ZIP was downloaded, verified and written to `file`. */
+const ImportedVersion = SkippedVersion.extend({
+  file: z.string().min(1),
+  imported_at: z.iso.datetime(),
+});
+export type ImportedVersion = z.infer<typeof ImportedVersion>;
+
+/** The whole record, to the last field: a poll reads every entry of it (`handledThrough`). */
+const RecordFile = z.object({
+  format: z.literal(1),
+  imported: z.array(ImportedVersion),
+  skipped: z.array(SkippedVersion),
+});
+type RecordFile = z.infer<typeof RecordFile>;
 
 export class ImportedRecord {
   private constructor(
@@ -41,18 +47,22 @@ export class ImportedRecord {
     });
     if (text === undefined)
       return new ImportedRecord(path, { format: 1, imported: [], skipped: [] });
-    let data: Partial<RecordFile>;
+    let json: unknown;
     try {
-      data = JSON.parse(text) as Partial<RecordFile>;
+      json = JSON.parse(text);
     } catch {
       throw new InputError(
         'unreadable',
         `${path} is not JSON; repair it, or remove it to import anew`,
       );
     }
-    if (data.format !== 1 || !Array.isArray(data.imported) || !Array.isArray(data.skipped))
-      throw new InputError('unreadable', `${path} is not a record of galley watch (format 1)`);
-    return new ImportedRecord(path, data as RecordFile);
+    const record = RecordFile.safeParse(json);
+    if (!record.success)
+      throw new InputError(
+        'unreadable',
+        `${path} is not a record of galley watch (format 1); repair it, or remove it to import anew`,
+      );
+    return new ImportedRecord(path, record.data);
   }
 
   /** The file already holding these bytes, if they were imported (for any project). */

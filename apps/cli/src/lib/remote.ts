@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
 import { createClient, GalleyApiError } from '@galley/client';
 import type { GalleyClient } from '@galley/client';
 import type { CliIo } from '../io.js';
 import { CommandFailure, InputError, notEmpty } from './exit.js';
 import type { FailureCode } from './exit.js';
+import { wholeNumberOption } from './number-option.js';
 
 export interface RemoteOptions {
   server?: string;
@@ -17,20 +17,19 @@ export interface RemoteOptions {
 export const defaultTimeoutSeconds = 60;
 const maxTimeoutSeconds = 3600;
 
-function timeoutSeconds(value: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > maxTimeoutSeconds)
-    throw new InvalidArgumentError(`seconds, more than 0 and at most ${maxTimeoutSeconds}`);
-  return n;
-}
+/**
+ * A project id as the service makes them: `prj_`, then letters, digits, `_` and `-` only, so
+ * it names one project in a URL and stays one plain name inside a file name (no `/`, no `..`).
+ */
+export const projectIdPattern = /^prj_[A-Za-z0-9_-]+$/;
 
 /**
- * `<project-id>` as the service makes them (`prj_…`): letters, digits, `_` and `-` only, so
- * it names one project in a URL and stays one plain name inside a file name (no `/`, no `..`).
+ * `<project-id>` of `pull`, `push` and `watch`: anything but a project id is refused here
+ * (exit 2), never sent to the service to come back as a 404.
  */
 export function projectIdOf(value: string): string {
   notEmpty(value, 'the project id', 'give the project, prj_…');
-  if (!/^[A-Za-z0-9_-]+$/.test(value))
+  if (!projectIdPattern.test(value))
     throw new InputError('invalid_option', `${value} is not a project id (prj_…)`);
   return value;
 }
@@ -43,7 +42,7 @@ export function withRemoteOptions(command: Command): Command {
     .option(
       '--timeout <seconds>',
       `give up on a request that makes no progress for this long (at most ${maxTimeoutSeconds})`,
-      timeoutSeconds,
+      wholeNumberOption(1, maxTimeoutSeconds),
       defaultTimeoutSeconds,
     );
 }

@@ -1,5 +1,5 @@
-import { shownValues } from '@galley/core';
-import type { CheckReport, Violation } from '@galley/core';
+import { violationCodes } from '@galley/core';
+import type { CheckReport, CodeCatalog, Violation } from '@galley/core';
 import type { Paint } from './paint.js';
 
 /** True when no check failed: warnings and `unchecked` (which only comes with warnings) pass. */
@@ -35,19 +35,48 @@ function valueText(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/**
+ * True when `message` names `value` as a whole word of its own: `/title` in `project.json
+ * /title must be string`, not `the` in `the same id` nor `a.png` in `img/a.png`.
+ */
+function namesValue(message: string, value: string): boolean {
+  if (value === '') return false;
+  for (let at = message.indexOf(value); at >= 0; at = message.indexOf(value, at + 1)) {
+    const before = message.slice(0, at);
+    const after = message.slice(at + value.length);
+    // A full stop after the value ends the sentence (`U+0007.`) only where no word goes on.
+    if (!/[\w./-]$/.test(before) && /^(?:$|[^\w./-]|\.(?:\s|$))/.test(after)) return true;
+  }
+  return false;
+}
+
+/**
+ * The typed values worth a line under the message: `expected …, found …`; a value that reads
+ * the same on both sides once (a missing file's reference as written and as resolved), as
+ * nothing else says which file. The catalog's text of a code is general and states no value;
+ * only a message written for the finding (`…contains the control character U+0007.`) may, and
+ * then the value it names is not repeated.
+ */
+function typedText(v: Violation): string | undefined {
+  const catalogued = v.message === (violationCodes as CodeCatalog)[v.code]?.message;
+  const shown = (value: unknown) =>
+    value !== undefined && (catalogued || !namesValue(v.message, valueText(value)));
+  if (v.expected !== undefined && JSON.stringify(v.expected) === JSON.stringify(v.actual))
+    return shown(v.actual) ? valueText(v.actual) : undefined;
+  const typed = [
+    ...(shown(v.expected) ? [`expected ${valueText(v.expected)}`] : []),
+    ...(shown(v.actual) ? [`found ${valueText(v.actual)}`] : []),
+  ];
+  return typed.length > 0 ? typed.join(', ') : undefined;
+}
+
 function violationText(v: Violation, paint: Paint): string[] {
   const severity = v.severity === 'error' ? paint.red('error  ') : paint.yellow('warning');
   const lines = [`  ${severity}  ${paint.bold(placeOf(v))}  ${paint.dim(v.code)}`];
   const indent = ' '.repeat(11);
   lines.push(`${indent}${v.message}`);
-  // Typed values the message already spells out are not repeated (nor a pair that reads the
-  // same on both sides: see shownValues).
-  const { expected, actual } = shownValues(v);
-  const typed = [
-    ...(expected === undefined ? [] : [`expected ${valueText(expected)}`]),
-    ...(actual === undefined ? [] : [`found ${valueText(actual)}`]),
-  ].filter((text) => !v.message.includes(text.slice(text.indexOf(' ') + 1)));
-  if (typed.length > 0) lines.push(`${indent}${paint.dim(typed.join(', '))}`);
+  const typed = typedText(v);
+  if (typed !== undefined) lines.push(`${indent}${paint.dim(typed)}`);
   if (v.suggestion !== undefined) lines.push(`${indent}${paint.cyan(`→ ${v.suggestion}`)}`);
   return lines;
 }
