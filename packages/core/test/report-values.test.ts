@@ -1,4 +1,4 @@
-// What a report shows beside a violation's message: its typed values, unless they read the same.
+// What a report shows beside a violation's message: its typed values, once when they read the same.
 import { describe, expect, it } from 'vitest';
 import { shownValues } from '../src/index.js';
 import type { Violation } from '../src/index.js';
@@ -19,9 +19,12 @@ describe('shownValues', () => {
     expect(shownValues(violation({ actual: 214 }))).toEqual({ expected: undefined, actual: 214 });
   });
 
-  it('drops a pair that reads the same on both sides', () => {
-    expect(shownValues(violation({ expected: 'pic.png', actual: 'pic.png' }))).toEqual({});
+  it('shows a pair that reads the same on both sides once, as found', () => {
+    expect(shownValues(violation({ expected: 'pic.png', actual: 'pic.png' }))).toEqual({
+      expected: undefined,
+      actual: 'pic.png',
+    });
     const same = { expected: { width: 1, height: 1 }, actual: { width: 1, height: 1 } };
-    expect(shownValues(violation(same))).toEqual({});
+    expect(shownValues(violation(same))).toEqual({ expected: undefined, actual: same.actual });
   });
 });

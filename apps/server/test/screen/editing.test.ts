@@ -83,8 +83,9 @@ describe.skipIf(!!why)('screen: open a site, edit a page, check before saving, c
     const violations = page.locator('#violations');
     await expect.poll(() => violations.isVisible()).toBe(true);
     expect(await violations.textContent()).toContain('links.missing');
-    // The reference as written and as resolved read the same: no "Expected x. Found x.".
+    // The reference as written and as resolved read the same: named once, as found.
     expect(await violations.textContent()).not.toMatch(/Expected missing\.html/);
+    expect(await violations.textContent()).toContain('Found missing.html.');
     expect(await page.locator('#violations-source').textContent()).toMatch(
       /before anything was sent/,
     );

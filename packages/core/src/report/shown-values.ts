@@ -1,10 +1,13 @@
 import type { Violation } from './violation.js';
 
 /**
- * The typed values of a violation worth showing beside its message (CLI, screen): both, unless
- * they read the same (a missing file's reference as written and as resolved), which says nothing.
+ * The typed values of a violation worth showing beside its message (CLI, screen): both, or,
+ * when they read the same (a missing file's reference as written and as resolved), the value
+ * once, as what was found: it is often the one fact that tells which file is meant.
  */
 export function shownValues(v: Violation): Pick<Violation, 'expected' | 'actual'> {
   const same = v.expected !== undefined && JSON.stringify(v.expected) === JSON.stringify(v.actual);
-  return same ? {} : { expected: v.expected, actual: v.actual };
+  return same
+    ? { expected: undefined, actual: v.actual }
+    : { expected: v.expected, actual: v.actual };
 }

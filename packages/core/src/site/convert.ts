@@ -227,13 +227,18 @@ function asSiteViolation(found: Violation): Violation {
 }
 
 function notASite(reason: 'project_folder' | 'no_index'): Violation {
-  return violation('site.read', {
-    path: reason === 'project_folder' ? 'project.json' : 'index.html',
-    message:
-      reason === 'project_folder'
-        ? 'This is a project folder (it has project.json), not a plain site.'
-        : 'Not a plain site: no index.html at the root or inside one single top-level folder.',
-  });
+  return reason === 'project_folder'
+    ? violation('site.read', {
+        path: 'project.json',
+        message: 'This is a project folder (it has project.json), not a plain site.',
+        suggestion: 'Open it as it is: a project folder needs no conversion.',
+      })
+    : violation('site.read', {
+        path: 'index.html',
+        message:
+          'Not a plain site: no index.html at the root or inside one single top-level folder.',
+        suggestion: 'Put index.html at the root of the site, or inside its one top-level folder.',
+      });
 }
 
 function failed(violations: readonly Violation[]): SiteConversion {

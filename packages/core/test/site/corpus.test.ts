@@ -92,8 +92,22 @@ describe.skipIf(!!corpusMissing)('the corpus sites, converted', () => {
       const folder = site(name);
       expect(isPlainSite(folder)).toBe(false);
       expect(found(folder)).toEqual([['site.read', 'index.html', undefined, undefined]]);
+      const [refusal] = refused(convertSite(folder));
+      expect(refusal?.suggestion).toBe(
+        'Put index.html at the root of the site, or inside its one top-level folder.',
+      );
     },
   );
+
+  it('a project folder is no plain site, and the refusal says it needs no conversion', () => {
+    const project = new Map([['project.json', new TextEncoder().encode('{"format": 1}')]]);
+    const [refusal] = refused(convertSite(project));
+    expect(refusal).toMatchObject({
+      code: 'site.read',
+      path: 'project.json',
+      suggestion: 'Open it as it is: a project folder needs no conversion.',
+    });
+  });
 
   it('mdn-css-grids with an index: 24 pages and their style sheets convert untouched', () => {
     const result = converted(convertSite(withIndex(site('mdn-css-grids'))));
