@@ -235,7 +235,7 @@ describe.skipIf(!!noCorpus)('galley check on the corpus sites, read in place', (
       [
         'index.html:97:11 @62  links.missing',
         '           The reference names a file that is not in the folder.',
-        '           media/bear.mp3',
+        '           found media/bear.mp3',
         '           → Add the file',
       ].join('\n'),
     );

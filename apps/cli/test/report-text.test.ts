@@ -49,7 +49,7 @@ describe('typed values in the human report', () => {
       actual: 'media/a.mp3',
     });
     const lines = linesFor(same, 'links.missing');
-    expect(lines[2]).toBe('media/a.mp3');
+    expect(lines[2]).toBe('found media/a.mp3');
     expect(lines[3]).toMatch(/^→ /); // then the suggestion: the value is said only once
   });
 

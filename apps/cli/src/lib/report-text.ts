@@ -1,4 +1,4 @@
-import { violationCodes } from '@galley/core';
+import { shownValues, violationCodes } from '@galley/core';
 import type { CheckReport, CodeCatalog, Violation } from '@galley/core';
 import type { Paint } from './paint.js';
 
@@ -51,21 +51,19 @@ function namesValue(message: string, value: string): boolean {
 }
 
 /**
- * The typed values worth a line under the message: `expected …, found …`; a value that reads
- * the same on both sides once (a missing file's reference as written and as resolved), as
- * nothing else says which file. The catalog's text of a code is general and states no value;
- * only a message written for the finding (`…contains the control character U+0007.`) may, and
- * then the value it names is not repeated.
+ * The typed values worth a line under the message: `expected …, found …` (a pair that reads the
+ * same on both sides once, as found: see shownValues). The catalog's text of a code is general
+ * and states no value; only a message written for the finding (`…contains the control character
+ * U+0007.`) may, and then the value it names is not repeated.
  */
 function typedText(v: Violation): string | undefined {
   const catalogued = v.message === (violationCodes as CodeCatalog)[v.code]?.message;
+  const { expected, actual } = shownValues(v);
   const shown = (value: unknown) =>
     value !== undefined && (catalogued || !namesValue(v.message, valueText(value)));
-  if (v.expected !== undefined && JSON.stringify(v.expected) === JSON.stringify(v.actual))
-    return shown(v.actual) ? valueText(v.actual) : undefined;
   const typed = [
-    ...(shown(v.expected) ? [`expected ${valueText(v.expected)}`] : []),
-    ...(shown(v.actual) ? [`found ${valueText(v.actual)}`] : []),
+    ...(shown(expected) ? [`expected ${valueText(expected)}`] : []),
+    ...(shown(actual) ? [`found ${valueText(actual)}`] : []),
   ];
   return typed.length > 0 ? typed.join(', ') : undefined;
 }
