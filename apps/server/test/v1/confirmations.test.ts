@@ -169,7 +169,11 @@ it('refuses a confirmation while another client holds the lock, and needs no loc
 it('renaming back to the confirmed title gives the confirmed folder again, byte for byte', async () => {
   // project.json as a person might write it: compact, tab-indented pages, keys in their order.
   const folder = projectFolder('Posters');
-  const written = `{"format": 1, "title": "Posters",\n\t"media": {"id": "web", "version": 1},\n\t"pages": ${JSON.stringify(JSON.parse(new TextDecoder().decode(folder.get('project.json'))).pages)}}\n`;
+  const pages = [
+    { file: 'index.html', title: 'Home', public_url: '/' },
+    { file: 'about.html', title: '', public_url: '/about.html' },
+  ];
+  const written = `{"format": 1, "title": "Posters",\n\t"media": {"id": "web", "version": 1},\n\t"pages": ${JSON.stringify(pages)}}\n`;
   folder.set('project.json', new TextEncoder().encode(written));
   const api = caller(s, s.token, 'integration');
   const created = await api<ProjectBody>('POST', '/projects/folder', {

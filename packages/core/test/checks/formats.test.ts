@@ -253,7 +253,7 @@ describe('formats check', () => {
       line: 2,
       expected: 'svg',
       actual: 'text',
-      message: expect.stringContaining('not well-formed XML (unexpected close tag)'),
+      message: expect.stringContaining('not well-formed XML (unexpected close tag)') as unknown,
     });
     expect(
       one({ 'b.svg': '<svg width=10 height=10 xmlns="http://www.w3.org/2000/svg"/>' }),
