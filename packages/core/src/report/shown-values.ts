@@ -7,7 +7,5 @@ import type { Violation } from './violation.js';
  */
 export function shownValues(v: Violation): Pick<Violation, 'expected' | 'actual'> {
   const same = v.expected !== undefined && JSON.stringify(v.expected) === JSON.stringify(v.actual);
-  return same
-    ? { expected: undefined, actual: v.actual }
-    : { expected: v.expected, actual: v.actual };
+  return { expected: same ? undefined : v.expected, actual: v.actual };
 }

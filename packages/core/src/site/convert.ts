@@ -226,19 +226,22 @@ function asSiteViolation(found: Violation): Violation {
   });
 }
 
-function notASite(reason: 'project_folder' | 'no_index'): Violation {
-  return reason === 'project_folder'
-    ? violation('site.read', {
-        path: 'project.json',
-        message: 'This is a project folder (it has project.json), not a plain site.',
-        suggestion: 'Open it as it is: a project folder needs no conversion.',
-      })
-    : violation('site.read', {
-        path: 'index.html',
-        message:
-          'Not a plain site: no index.html at the root or inside one single top-level folder.',
-        suggestion: 'Put index.html at the root of the site, or inside its one top-level folder.',
-      });
+/** Why an archive is no plain site, where, and what to do about it (all `site.read`). */
+const notASiteReasons = {
+  project_folder: {
+    path: 'project.json',
+    message: 'This is a project folder (it has project.json), not a plain site.',
+    suggestion: 'Open it as it is: a project folder needs no conversion.',
+  },
+  no_index: {
+    path: 'index.html',
+    message: 'Not a plain site: no index.html at the root or inside one single top-level folder.',
+    suggestion: 'Put index.html at the root of the site, or inside its one top-level folder.',
+  },
+};
+
+function notASite(reason: keyof typeof notASiteReasons): Violation {
+  return violation('site.read', notASiteReasons[reason]);
 }
 
 function failed(violations: readonly Violation[]): SiteConversion {
