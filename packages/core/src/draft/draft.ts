@@ -12,6 +12,7 @@ import { IndexedPage } from './page.js';
 import type { OperationResult } from './schema.js';
 import { DraftLog, Operation } from './schema.js';
 import { elementId } from './attributes.js';
+import { ElementView } from './element-view.js';
 
 export type OpenResult = { readonly ok: true; readonly draft: Draft } | Refused;
 export type ChangeResult = { readonly ok: true; readonly result: OperationResult } | Refused;
@@ -28,9 +29,12 @@ export class Draft {
   private readonly outlines: OutlineBuilder;
   private cachedOutline: Outline | undefined;
   private cachedDepths: readonly number[] | undefined;
+  /** Single elements of this draft, held by handle across its changes (for a screen). */
+  readonly elements: ElementView;
 
   private constructor(private readonly page: IndexedPage) {
     this.outlines = new OutlineBuilder(page);
+    this.elements = new ElementView(page);
   }
 
   /**

@@ -10,7 +10,7 @@ import { isTag } from 'domhandler';
  */
 export const rawMode = { decodeEntities: false } as const;
 
-export function serializeHtml(node: AnyNode): string {
+export function serializeHtml(node: AnyNode | readonly AnyNode[]): string {
   return render(node, rawMode);
 }
 

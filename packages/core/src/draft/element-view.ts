@@ -1,0 +1,102 @@
+import type { Element } from 'domhandler';
+import { forEachElement, isInside } from './dom.js';
+import { serializeHtml } from './html.js';
+import type { IndexedPage } from './page.js';
+
+/**
+ * An element of a draft, held across changes: an operation, an undo or a redo moves it or takes it
+ * out, but never turns it into another element, so a selection kept as a handle cannot come to
+ * mean a different element the way a number (`@n`) or an id shared by two elements can.
+ */
+declare const elementHandle: unique symbol;
+export interface ElementHandle {
+  readonly [elementHandle]: true;
+}
+
+const handleOf = (element: Element) => element as unknown as ElementHandle;
+const elementOf = (handle: ElementHandle) => handle as unknown as Element;
+
+/** The attribute a preview marks each element with: its index in `PreviewBody.elements`. */
+export const PREVIEW_ATTRIBUTE = 'data-galley-n';
+
+export interface PreviewBody {
+  /** The body's content, each element marked with `data-galley-n="<its outline number>"`. */
+  readonly html: string;
+  /** The element each number stands for in this version (index 0 is <body>). */
+  readonly elements: readonly ElementHandle[];
+}
+
+/** Reads and serializes single elements of a page, for a screen that shows and edits it. */
+export class ElementView {
+  constructor(private readonly page: IndexedPage) {}
+
+  at(number: number): ElementHandle | undefined {
+    const element = this.page.elementAt(number);
+    return element ? handleOf(element) : undefined;
+  }
+
+  /** The handle's outline number in the page as it is now; null once it is out of the page. */
+  numberOf(handle: ElementHandle): number | null {
+    const element = elementOf(handle);
+    if (element === this.page.body) return 0;
+    return isInside(element.parent, this.page.body) ? this.page.numberOf(element) : null;
+  }
+
+  tagOf(handle: ElementHandle): string {
+    return elementOf(handle).name;
+  }
+
+  /** The attributes as written in the page (entities undecoded), in their order. */
+  attributesOf(handle: ElementHandle): readonly (readonly [string, string])[] {
+    return Object.entries(elementOf(handle).attribs);
+  }
+
+  outerHtml(handle: ElementHandle): string {
+    return serializeHtml(elementOf(handle));
+  }
+
+  /**
+   * The element's HTML with attributes changed: a value is set as written (raw), null removes
+   * the attribute; the others keep their place and spelling. The page itself is not changed.
+   */
+  outerHtmlWith(
+    handle: ElementHandle,
+    changes: Readonly<Record<string, string | null>>,
+  ): string {
+    const element = elementOf(handle);
+    const kept = element.attribs;
+    const next: Record<string, string> = { ...kept };
+    for (const [name, value] of Object.entries(changes)) {
+      if (value === null) delete next[name];
+      else next[name] = value;
+    }
+    element.attribs = next;
+    try {
+      return serializeHtml(element);
+    } finally {
+      element.attribs = kept;
+    }
+  }
+
+  /**
+   * The body's content with every element marked by its number, so that a browser that builds
+   * its own DOM from it (and may move elements, as it does with misplaced table content) still
+   * tells which element of the draft each of its elements is. The page is left as it was.
+   */
+  previewBody(): PreviewBody {
+    const elements: ElementHandle[] = [handleOf(this.page.body)];
+    // Attribute objects may be shared and frozen (see element.ts): each element gets a marked
+    // copy for the serialization, and its own object back after it.
+    const kept: Record<string, string>[] = [];
+    forEachElement(this.page.body.children, (element) => {
+      kept.push(element.attribs);
+      element.attribs = { ...element.attribs, [PREVIEW_ATTRIBUTE]: String(elements.length) };
+      elements.push(handleOf(element));
+    });
+    try {
+      return { html: serializeHtml(this.page.body.children), elements };
+    } finally {
+      kept.forEach((attribs, i) => (elementOf(elements[i + 1]!).attribs = attribs));
+    }
+  }
+}

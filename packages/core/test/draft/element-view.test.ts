@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { Draft, PREVIEW_ATTRIBUTE } from '../../src/index.js';
+import type { ElementHandle } from '../../src/index.js';
+
+function open(html: string): Draft {
+  const opened = Draft.open(html);
+  if (!opened.ok) throw new Error(opened.errors[0]!.message);
+  return opened.draft;
+}
+
+const PAGE =
+  '<!doctype html><html><head><title>t</title></head><body>' +
+  '<h1 id="dup">One</h1><p id="dup">Two</p><ul><li>a</li><li>b</li></ul></body></html>';
+
+describe('element handles', () => {
+  it('a handle keeps naming its element while numbers shift around it', () => {
+    const draft = open(PAGE);
+    const second = draft.elements.at(2)!; // the <p id="dup">, not the first #dup
+    expect(draft.elements.tagOf(second)).toBe('p');
+    const inserted = draft.apply({ kind: 'insert', parent: '@0', before: '@1', html: '<hr>' });
+    expect(inserted.ok).toBe(true);
+    expect(draft.elements.numberOf(second)).toBe(3);
+    expect(draft.elements.tagOf(draft.elements.at(3)!)).toBe('p');
+    draft.undo();
+    expect(draft.elements.numberOf(second)).toBe(2);
+  });
+
+  it('a removed element has no number; an undo brings the same element back', () => {
+    const draft = open(PAGE);
+    const list = draft.elements.at(3)!;
+    expect(draft.apply({ kind: 'remove', target: '@3' }).ok).toBe(true);
+    expect(draft.elements.numberOf(list)).toBeNull();
+    draft.undo();
+    expect(draft.elements.numberOf(list)).toBe(3);
+  });
+
+  it('<body> is number 0', () => {
+    const draft = open(PAGE);
+    expect(draft.elements.numberOf(draft.elements.at(0)!)).toBe(0);
+  });
+
+  it('reads attributes as written and builds an element with changed ones, page untouched', () => {
+    const draft = open('<body><a href="a.html?x=1&amp;y=2" class="c" title="t">go</a></body>');
+    const link = draft.elements.at(1)!;
+    expect(draft.elements.attributesOf(link)).toEqual([
+      ['href', 'a.html?x=1&amp;y=2'],
+      ['class', 'c'],
+      ['title', 't'],
+    ]);
+    expect(draft.elements.outerHtmlWith(link, { class: null, href: 'b.html', id: 'n' })).toBe(
+      '<a href="b.html" title="t" id="n">go</a>',
+    );
+    expect(draft.elements.outerHtml(link)).toBe(
+      '<a href="a.html?x=1&amp;y=2" class="c" title="t">go</a>',
+    );
+  });
+
+  it('the preview body marks every element with its number and leaves the page as it was', () => {
+    const html = `<!doctype html><html><head></head><body><div ${PREVIEW_ATTRIBUTE}="99"><p>x</p></div><svg><rect></rect></svg></body></html>`;
+    const draft = open(html);
+    const before = draft.html();
+    const preview = draft.elements.previewBody();
+    expect(preview.html).toBe(
+      `<div ${PREVIEW_ATTRIBUTE}="1"><p ${PREVIEW_ATTRIBUTE}="2">x</p></div><svg ${PREVIEW_ATTRIBUTE}="3"><rect ${PREVIEW_ATTRIBUTE}="4"/></svg>`,
+    );
+    const numbers = preview.elements.map((handle: ElementHandle) => draft.elements.numberOf(handle));
+    expect(numbers).toEqual([0, 1, 2, 3, 4]);
+    expect(draft.html()).toBe(before);
+  });
+});
