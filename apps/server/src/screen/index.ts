@@ -12,7 +12,7 @@ import { loginBody } from './pages/login.js';
 import { projectBody } from './pages/project.js';
 import { projectsBody } from './pages/projects.js';
 import { tokensBody } from './pages/tokens.js';
-import { PreviewPasses, previewBase, previewRoutes } from './preview.js';
+import { PREVIEW_PASS_TTL_SECONDS, PreviewPasses, previewBase, previewRoutes } from './preview.js';
 import { ID_PATTERN as ID, screenHeaders } from './security.js';
 
 /** The signed-in person (a screen session), or null: API tokens do not open the screen. */
@@ -60,7 +60,7 @@ function projectIdOf(req: Request): string {
 export function screenRouter(deps: Deps): Router {
   const router = express.Router({ caseSensitive: true });
   const { store, clock } = deps;
-  const passes = new PreviewPasses(clock, deps.config.sessionTtlSeconds, deps.config.previewSecret);
+  const passes = new PreviewPasses(clock, PREVIEW_PASS_TTL_SECONDS, deps.config.previewSecret);
 
   router.get('/assets/:name', screenAssets());
 
@@ -120,7 +120,7 @@ export function screenRouter(deps: Deps): Router {
         body: editorBody({
           projectId: id,
           csrfToken: person.csrfToken,
-          previewBase: previewBase(id, passes.issue(person.account.accountNumber, id)),
+          previewBase: previewBase(id, passes.issue(person.sessionKey, id)),
         }),
         data: { project: id, page: pageId, 'account-name': person.account.name },
       });

@@ -123,7 +123,8 @@ describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () 
       .catch(() => undefined);
     await page.waitForTimeout(300);
 
-    // Nothing ran: not in the screen's origin, not even in the sandboxed frame.
+    // Nothing ran: not in the screen's origin, not even in the sandboxed frame, which shares the
+    // screen's origin (`allow-same-origin`, so the screen's script can read it) but runs no script.
     expect(
       await page.evaluate('[typeof window.pwned, typeof window.ranInPreview, document.title]'),
     ).toEqual(['undefined', 'undefined', 'index.html in Hostile · Galley']);
@@ -131,10 +132,18 @@ describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () 
     const inFrame = page.frame('preview-frame')!;
     expect(
       await inFrame.evaluate('[typeof window.ranInPreview, typeof window.pwned, origin]'),
-    ).toEqual(['undefined', 'undefined', 'null']);
+    ).toEqual(['undefined', 'undefined', new URL(t.server.url).origin]);
+    expect(await page.locator('#preview-frame').getAttribute('sandbox')).toBe('allow-same-origin');
+    // The screen's own script may read the frame's document (selecting by pointing needs it).
+    expect(
+      await page.evaluate(
+        "document.getElementById('preview-frame').contentDocument.getElementById('hello').textContent",
+      ),
+    ).toBe('Hello again');
     expect(served.length).toBeGreaterThan(0);
     for (const answer of served) {
-      expect(answer.csp, answer.url).toMatch(/^sandbox; /);
+      expect(answer.csp, answer.url).toMatch(/^sandbox allow-same-origin; /);
+      expect(answer.csp, answer.url).not.toContain('allow-scripts');
       expect(answer.csp, answer.url).toContain("script-src 'none'");
       expect(answer.nosniff).toBe('nosniff');
     }
@@ -189,17 +198,45 @@ describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () 
     expect((await post(fresh.replace(/index\.html\?renewed$/, ''), csrf)).status).toBe(200);
     const again = await post(forged, csrf, '?renewed');
     expect(again.status).toBe(404);
-    expect(again.headers.get('content-security-policy')).toMatch(/^sandbox; default-src 'none'/);
+    expect(again.headers.get('content-security-policy')).toMatch(
+      /^sandbox allow-same-origin; default-src 'none'/,
+    );
     expect(await again.text()).toContain('The preview cannot be shown here: reload the editor.');
     const ok = await post(base, csrf);
     expect(ok.status).toBe(200);
-    expect(ok.headers.get('content-security-policy')).toMatch(/^sandbox; default-src 'none'/);
+    expect(ok.headers.get('content-security-policy')).toMatch(
+      /^sandbox allow-same-origin; default-src 'none'/,
+    );
     expect(await ok.text()).toBe('<p>x</p>');
-    // The saved files answer through the pass alone (the sandboxed frame sends no cookie).
-    const css = await fetch(`${t.server.url}${base}style.css`);
+    // The saved files answer to the session the pass was issued to (the same-origin frame sends
+    // its cookie), never to the pass alone.
+    const css = await fetch(`${t.server.url}${base}style.css`, { headers: { cookie } });
     expect(css.status).toBe(200);
     expect(css.headers.get('content-type')).toMatch(/^text\/css/);
-    expect((await fetch(`${t.server.url}${forged}style.css`)).status).toBe(404);
-    expect((await fetch(`${t.server.url}${base}nothing.css`)).status).toBe(404);
+    expect((await fetch(`${t.server.url}${base}style.css`)).status).toBe(404);
+    expect((await fetch(`${t.server.url}${forged}style.css`, { headers: { cookie } })).status).toBe(
+      404,
+    );
+    expect((await fetch(`${t.server.url}${base}nothing.css`, { headers: { cookie } })).status).toBe(
+      404,
+    );
+  });
+
+  it('applies the saved style sheet in the preview through the session’s cookie', async () => {
+    const site = await openSite(t, plainSiteZip());
+    const { page, context, problems } = await t.signedIn();
+    await page.goto(site.editor);
+    const frame = page.frameLocator('#preview-frame');
+    await expect.poll(() => frame.locator('#title').count()).toBe(1);
+    // style.css colours the title teal: the frame's request for it carried the cookie.
+    await expect
+      .poll(() =>
+        page
+          .frame('preview-frame')!
+          .evaluate<string>("getComputedStyle(document.getElementById('title')).color"),
+      )
+      .toBe('rgb(0, 128, 128)');
+    expect(problems).toEqual([]);
+    await context.close();
   });
 });

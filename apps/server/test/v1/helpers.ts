@@ -159,3 +159,16 @@ export async function createProject(s: TestServer, token: string, title = 'Shop'
   );
   return { id, pageIds, created: created.body };
 }
+
+/** A screen session of the account: its cookie (`name=value`) and its CSRF token. */
+export async function screenSession(s: TestServer, email: string, password: string) {
+  const login = await fetch(`${s.url}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (login.status !== 200) throw new Error(`login ${email}: ${login.status}`);
+  const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+  const { csrf_token: csrf } = (await login.json()) as { csrf_token: string };
+  return { cookie, csrf };
+}

@@ -102,7 +102,7 @@ export function editorBody({ projectId, csrfToken, previewBase }: EditorPage): S
             id="preview-frame"
             name="preview-frame"
             title="Preview of the page (scripts do not run)"
-            sandbox=""
+            sandbox="allow-same-origin"
           ></iframe>
           <form
             id="preview-form"
