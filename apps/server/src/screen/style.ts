@@ -82,4 +82,38 @@ th, td { text-align: left; border-bottom: 1px solid var(--line); padding: .35rem
 .problems { margin: .15rem 0 .3rem .3rem; padding-left: 1rem; color: var(--bad); font-size: .88rem; }
 .report ul { margin: .2rem 0 .6rem; }
 .sha { word-break: break-all; }
+
+/* ---- Login, projects, project and tokens screens (issue 18): dialogs, roles, narrow screens. */
+/* A table cell breaks a long word only where it does not fit: "anywhere" (above) also lets an
+   automatic table squeeze its columns to one letter each. */
+td, th, dd, li { overflow-wrap: break-word; }
+.summary { grid-template-columns: max-content minmax(0, 1fr); }
+.role-control { display: inline-flex; flex-wrap: wrap; gap: .4rem; align-items: center; }
+button.act { background: var(--bad); border-color: var(--bad); color: #fff; }
+dialog.ask { border: 1px solid var(--line); border-radius: 8px; padding: 1rem 1.2rem;
+  width: min(34rem, calc(100vw - 2rem)); color: var(--ink); background: var(--paper); }
+dialog.ask::backdrop { background: rgb(0 0 0 / .45); }
+dialog.ask h2 { overflow-wrap: anywhere; }
+dialog.ask .toolbar { justify-content: flex-end; margin-bottom: 0; }
+dialog.ask .entry { border-left: 3px solid var(--line); padding-left: .6rem; }
+.issued input { max-width: 100%; }
+@media (max-width: 40rem) {
+  main { padding: .75rem .75rem 2rem; }
+  h1 { font-size: 1.35rem; }
+  .top { gap: .4rem 1rem; padding: .5rem .75rem; }
+  .logout { margin-left: 0; flex-wrap: wrap; }
+  .who { overflow-wrap: anywhere; }
+  .card { padding: .75rem; }
+  .summary { grid-template-columns: minmax(0, 1fr); }
+  .summary dd { margin-bottom: .35rem; }
+  /* Each row of a table stacks into labelled lines (the cells' data-label). */
+  table.stack, table.stack tbody, table.stack tr, table.stack td { display: block; width: 100%; }
+  table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden;
+    clip: rect(0 0 0 0); }
+  table.stack tr { border-bottom: 1px solid var(--line); padding: .4rem 0; }
+  table.stack td { border: 0; padding: .15rem 0; }
+  table.stack td[data-label] { position: relative; padding-left: 7.5rem; min-height: 1.6rem; }
+  table.stack td[data-label]::before { content: attr(data-label); position: absolute; left: 0;
+    width: 7rem; font-weight: 600; color: var(--muted); }
+}
 `;

@@ -59,6 +59,7 @@ describe.skipIf(!!why)('screen: log in, API tokens, log out', () => {
     await expect.poll(() => row.count()).toBe(1);
 
     await row.getByRole('button', { name: /Revoke/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke token' }).click();
     await expect.poll(() => row.textContent()).toContain('revoked');
     await expect
       .poll(() => page.getByRole('status').filter({ hasText: 'Revoked' }).textContent())

@@ -138,6 +138,7 @@ describe.skipIf(!!why)('screen: open a site, edit a page, check before saving, c
       .toContain('Unconfirmed changes');
     await screenshot(page, 'project');
     await page.getByRole('button', { name: 'Undo the last change' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: /^Undo revision/ }).click();
     await expect.poll(() => page.locator('h1').textContent()).toBe('Harbour Café');
     await expect
       .poll(() => page.locator('#project-badges').textContent())

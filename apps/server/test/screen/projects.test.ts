@@ -89,12 +89,12 @@ describe.skipIf(!!why)('screen: projects, members and roles, by keyboard too', (
     const beaRow = ada.page.locator('#member-list tr', { hasText: 'bea@example.org' });
     await expect.poll(() => beaRow.count()).toBe(1);
     await beaRow.getByLabel('Role of Bea').selectOption('viewer');
+    await beaRow.getByRole('button', { name: 'Save role for Bea' }).click();
     await expect.poll(() => ada.page.locator('#project-status').textContent()).toContain('viewer');
     // The last owner cannot be lowered: the service's 422 is shown.
-    await ada.page
-      .locator('#member-list tr', { hasText: 'ada@example.org' })
-      .getByLabel('Role of Ada')
-      .selectOption('editor');
+    const adaRow = ada.page.locator('#member-list tr', { hasText: 'ada@example.org' });
+    await adaRow.getByLabel('Role of Ada').selectOption('editor');
+    await adaRow.getByRole('button', { name: 'Save role for Ada' }).click();
     await expect.poll(() => ada.page.locator('#project-error').textContent()).toMatch(/owner/i);
 
     // Bea, a viewer: no rename, confirm or delete; the editor is read-only and says why.
@@ -115,11 +115,12 @@ describe.skipIf(!!why)('screen: projects, members and roles, by keyboard too', (
     // Bea leaves; Ada deletes the project.
     await bea.page.goto(projectUrl);
     await bea.page.getByRole('button', { name: 'Leave the project' }).click();
+    await bea.page.getByRole('dialog').getByRole('button', { name: 'Leave the project' }).click();
     await bea.page.waitForURL(/\/projects$/);
     await ada.page.reload();
     await expect.poll(() => ada.page.locator('#member-list tbody tr').count()).toBe(1);
-    await ada.page.getByLabel('Delete this project with all its versions and history').check();
-    await ada.page.getByRole('button', { name: 'Delete project' }).click();
+    await ada.page.getByRole('button', { name: 'Delete project…' }).click();
+    await ada.page.getByRole('dialog').getByRole('button', { name: 'Delete project' }).click();
     await ada.page.waitForURL(/\/projects$/);
     await expect
       .poll(() => ada.page.locator('#project-list').textContent())

@@ -1,6 +1,8 @@
-import { byId, onSubmit, refreshRegion, say, text } from './dom.js';
+import { ask } from './dialog.js';
+import { byId, h, onSubmit, refreshRegion, say, text } from './dom.js';
 import { authRequest } from './session.js';
 import { failureText } from './views.js';
+import { keepTimesCurrent } from './when.js';
 
 /** The login form: POST /auth/login, then on to the page the person came for. */
 export function startLogin(): void {
@@ -32,6 +34,7 @@ export function bindLogout(): void {
 
 /** Account → API tokens: issue (shown once, copy button), revoke; the list is the server's. */
 export function startTokens(): void {
+  keepTimesCurrent();
   const error = byId('token-error');
   const panel = byId('issued-token');
   const value = byId<HTMLInputElement>('issued-token-value');
@@ -60,17 +63,33 @@ export function startTokens(): void {
 
   document.addEventListener('click', (event) => {
     const button = (event.target as Element).closest<HTMLButtonElement>('button.revoke-token');
-    if (!button) return;
-    button.disabled = true;
-    void authRequest(
-      'DELETE',
-      `/auth/tokens/${encodeURIComponent(button.dataset.tokenId ?? '')}`,
-    ).then(async (answer) => {
-      say(error, answer.ok ? '' : failureText(answer.failure), answer.ok ? '' : 'error');
-      say(byId('token-result'), answer.ok ? 'Revoked: that token no longer opens anything.' : '');
-      await refreshRegion('token-list');
-    });
+    if (button) void revoke(button, error);
   });
+}
+
+/** Revokes a token after asking, in a dialog that names it. */
+async function revoke(button: HTMLButtonElement, error: HTMLElement): Promise<void> {
+  const prefix = `${button.dataset.tokenPrefix ?? ''}…`;
+  const sure = await ask({
+    title: `Revoke token ${prefix}?`,
+    body: [
+      h(
+        'p',
+        {},
+        'Every script and service that uses ',
+        h('code', {}, prefix),
+        ' is refused from now on. A revoked token cannot be used again.',
+      ),
+    ],
+    action: 'Revoke token',
+  });
+  if (!sure) return;
+  button.disabled = true;
+  const id = encodeURIComponent(button.dataset.tokenId ?? '');
+  const answer = await authRequest('DELETE', `/auth/tokens/${id}`);
+  say(error, answer.ok ? '' : failureText(answer.failure), answer.ok ? '' : 'error');
+  say(byId('token-result'), answer.ok ? 'Revoked: that token no longer opens anything.' : '');
+  await refreshRegion('token-list');
 }
 
 async function copy(input: HTMLInputElement): Promise<boolean> {

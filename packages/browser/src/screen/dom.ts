@@ -1,9 +1,10 @@
 // Small DOM helpers for the screen's page script: elements are built with text nodes only, so
 // nothing from the service is ever parsed as markup.
 import { screenFetch, sessionEnded } from './session.js';
+import { formatTimeElement, formatTimes } from './when.js';
 
 export type Child = Node | string | number | null | undefined | false | readonly Child[];
-type Attributes = Readonly<Record<string, string | number | boolean | null | undefined>>;
+export type Attributes = Readonly<Record<string, string | number | boolean | null | undefined>>;
 
 export function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -67,8 +68,66 @@ export function within(url: string): string {
   return `/${pathname.replace(/^\/+/, '')}${search}${hash}`;
 }
 
-export const time = (iso: string | null | undefined) =>
-  iso ? h('time', { datetime: iso }, iso.replace('T', ' ').replace(/\.\d+/, '')) : '—';
+/**
+ * A time in the person's zone: relative text ("5 minutes ago"), the full date as its title, the
+ * instant in `datetime`; `clock` puts the time of day first ("14:02 · 5 minutes ago").
+ */
+export function time(iso: string | null | undefined, options: { clock?: boolean } = {}): Child {
+  if (!iso) return '—';
+  const element = h('time', { datetime: iso, 'data-clock': options.clock }, iso);
+  formatTimeElement(element);
+  return element;
+}
+
+/** One row of a `dataTable`: the row's attributes and its cells, one per column. */
+export type Row = readonly [Attributes, readonly Child[]];
+
+/** One column of a `dataTable`: its heading, and whether the heading is for screen readers only. */
+export type Column = string | { readonly name: string; readonly hidden: true };
+
+/**
+ * A table whose cells carry their column's name (`data-label`), so that on a narrow screen each
+ * row stacks into labelled lines (style.ts) instead of squeezing its columns letter by letter.
+ */
+export function dataTable(options: {
+  readonly caption: string;
+  readonly columns: readonly Column[];
+  readonly rows: readonly Row[];
+}): HTMLTableElement {
+  return h(
+    'table',
+    { class: 'stack' },
+    h('caption', { class: 'sr-only' }, options.caption),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        options.columns.map((c) =>
+          h(
+            'th',
+            { scope: 'col' },
+            typeof c === 'string' ? c : h('span', { class: 'sr-only' }, c.name),
+          ),
+        ),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      options.rows.map(([attributes, cells]) =>
+        h(
+          'tr',
+          attributes,
+          cells.map((cell, i) => h('td', { 'data-label': labelOf(options.columns[i]) }, cell)),
+        ),
+      ),
+    ),
+  );
+}
+
+const labelOf = (column: Column | undefined) => (typeof column === 'string' ? column : undefined);
 
 /**
  * Re-reads this page from the server and swaps in the fresh copy of one region, so lists that the
@@ -80,7 +139,10 @@ export async function refreshRegion(id: string): Promise<void> {
   if (response.redirected && new URL(response.url).pathname === '/login') return sessionEnded();
   const fresh = new DOMParser().parseFromString(await response.text(), 'text/html');
   const region = fresh.getElementById(id);
-  if (region) byId(id).replaceWith(document.importNode(region, true));
+  if (!region) return;
+  const imported = document.importNode(region, true);
+  formatTimes(imported);
+  byId(id).replaceWith(imported);
 }
 
 /** Runs a form's handler on submit (no page load), with its submit buttons disabled meanwhile. */

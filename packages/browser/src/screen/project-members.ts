@@ -1,6 +1,8 @@
 import type { v1 } from '@galley/core';
 import type { z } from 'zod';
-import { byId, fill, h, onSubmit, text } from './dom.js';
+import { byId, dataTable, fill, h, onSubmit, text } from './dom.js';
+import type { Row } from './dom.js';
+import { ask } from './dialog.js';
 import { allPages, library } from './library.js';
 import type { ProjectView } from './project.js';
 
@@ -25,30 +27,18 @@ export async function showMembers(view: ProjectView): Promise<void> {
     form.dataset.bound = 'yes';
     onSubmit(form, (data) => putMember(view, text(data, 'email'), text(data, 'role') as Role));
   }
-  const members = got.value;
   fill(
     byId('member-list'),
-    h(
-      'table',
-      {},
-      h('caption', { class: 'sr-only' }, 'Members'),
-      h(
-        'thead',
-        {},
-        h('tr', {}, ...['Name', 'E-mail', 'Role', ''].map((n) => h('th', { scope: 'col' }, n))),
-      ),
-      h(
-        'tbody',
-        {},
-        members.map((m) => memberRow(view, m, owner)),
-      ),
-    ),
+    dataTable({
+      caption: 'Members',
+      columns: ['Name', 'E-mail', 'Role', { name: 'Actions', hidden: true }],
+      rows: got.value.map((m) => memberRow(view, m, owner)),
+    }),
   );
 }
 
-function memberRow(view: ProjectView, member: Member, owner: boolean): HTMLTableRowElement {
+function memberRow(view: ProjectView, member: Member, owner: boolean): Row {
   const self = member.id === view.accountId;
-  const role = owner ? roleSelect(view, member) : member.role;
   const remove =
     owner || self
       ? h(
@@ -58,25 +48,47 @@ function memberRow(view: ProjectView, member: Member, owner: boolean): HTMLTable
         )
       : '';
   if (remove) remove.addEventListener('click', () => void removeMember(view, member, self));
-  return h(
-    'tr',
+  return [
     { 'data-member': member.id },
-    h('td', {}, member.name),
-    h('td', {}, member.email),
-    h('td', {}, role),
-    h('td', {}, remove),
-  );
+    [
+      member.name,
+      h('span', { class: 'mono' }, member.email),
+      owner ? roleControl(view, member) : member.role,
+      remove,
+    ],
+  ];
 }
 
-function roleSelect(view: ProjectView, member: Member): HTMLElement {
+/**
+ * The role drop-down and its Save button: choosing (with the mouse or the arrow keys) only
+ * enables Save; the role is written when Save is pressed, never on a change of the choice.
+ */
+function roleControl(view: ProjectView, member: Member): HTMLElement {
   const id = `role-${member.id}`;
   const select = h(
     'select',
     { id },
     roles.map((role) => h('option', { value: role, selected: role === member.role }, role)),
   );
-  select.addEventListener('change', () => void putMember(view, member.email, select.value as Role));
-  return h('span', {}, h('label', { for: id, class: 'sr-only' }, `Role of ${member.name}`), select);
+  const save = h(
+    'button',
+    { type: 'button', disabled: true, 'aria-label': `Save role for ${member.name}` },
+    'Save',
+  );
+  select.addEventListener('change', () => {
+    save.disabled = select.value === member.role;
+  });
+  save.addEventListener('click', () => {
+    save.disabled = true;
+    void putMember(view, member.email, select.value as Role);
+  });
+  return h(
+    'span',
+    { class: 'role-control' },
+    h('label', { for: id, class: 'sr-only' }, `Role of ${member.name}`),
+    select,
+    save,
+  );
 }
 
 async function putMember(view: ProjectView, email: string, role: Role): Promise<void> {
@@ -93,6 +105,31 @@ async function putMember(view: ProjectView, email: string, role: Role): Promise<
 }
 
 async function removeMember(view: ProjectView, member: Member, self: boolean): Promise<void> {
+  const title = view.project.title;
+  const sure = await ask(
+    self
+      ? {
+          title: `Leave “${title}”?`,
+          body: [
+            h('p', {}, 'You will no longer see or edit this project; an owner can add you again.'),
+          ],
+          action: 'Leave the project',
+        }
+      : {
+          title: `Remove ${member.name} from “${title}”?`,
+          body: [
+            h(
+              'p',
+              {},
+              `${member.name} (`,
+              h('span', { class: 'mono' }, member.email),
+              `, ${member.role}) will no longer see or edit this project.`,
+            ),
+          ],
+          action: `Remove ${member.name}`,
+        },
+  );
+  if (!sure) return;
   const removed = await library().attempt(() =>
     view.client.v1.removeMember(view.projectId, member.id),
   );

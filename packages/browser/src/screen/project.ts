@@ -1,11 +1,14 @@
 import type { v1 } from '@galley/core';
 import type { z } from 'zod';
-import { byId, fill, h, onSubmit, say, ScreenError, text, time, within } from './dom.js';
+import { byId, dataTable, fill, h, onSubmit, say, ScreenError, text, time, within } from './dom.js';
+import type { Child, Row } from './dom.js';
+import { ask } from './dialog.js';
 import { allPages, library, screenClient } from './library.js';
 import type { Client } from './library.js';
 import { showMembers } from './project-members.js';
 import { showConfirmations, showHistory } from './project-versions.js';
 import { failureView } from './views.js';
+import { keepTimesCurrent } from './when.js';
 import type { Failure } from '../result.js';
 
 type Project = z.output<typeof v1.Project>;
@@ -50,6 +53,7 @@ export async function startProject(): Promise<void> {
     },
   };
   bindForms(view);
+  keepTimesCurrent();
   await load(view);
 }
 
@@ -78,7 +82,7 @@ function showSummary(p: Project): void {
   document.title = `${p.title} · Galley`;
   byId('main').querySelector('h1')!.textContent = p.title;
   byId<HTMLInputElement>('rename-title').value = p.title;
-  const rows: [string, Node | string | number][] = [
+  const rows: [string, Child][] = [
     ['Medium', `${p.medium} (${p.media.id} v${p.media.version})`],
     ['Your role', p.role],
     ['Pages', p.pages],
@@ -119,36 +123,20 @@ async function showPages(view: ProjectView): Promise<void> {
         );
   fill(
     byId('page-list'),
-    h(
-      'table',
-      {},
-      h(
-        'thead',
+    dataTable({
+      caption: 'Pages',
+      columns: ['File', 'Title', 'Public URL', 'Changed in', { name: 'Edit', hidden: true }],
+      rows: pages.map((page): Row => [
         {},
-        h(
-          'tr',
-          {},
-          ...['File', 'Title', 'Public URL', 'Changed in', ''].map((n) =>
-            h('th', { scope: 'col' }, n),
-          ),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        pages.map((page) =>
-          h(
-            'tr',
-            {},
-            h('td', {}, h('code', {}, page.file)),
-            h('td', {}, page.title),
-            h('td', {}, page.public_url),
-            h('td', {}, `revision ${page.revision}`),
-            h('td', {}, edit(page)),
-          ),
-        ),
-      ),
-    ),
+        [
+          h('code', {}, page.file),
+          page.title,
+          h('span', { class: 'mono' }, page.public_url),
+          `revision ${page.revision}`,
+          edit(page),
+        ],
+      ]),
+    }),
   );
 }
 
@@ -161,9 +149,28 @@ function bindForms(view: ProjectView): void {
     view.status('Renamed.');
     await view.refresh();
   });
-  onSubmit(byId<HTMLFormElement>('delete-form'), async () => {
-    const deleted = await library().attempt(() => view.client.v1.deleteProject(view.projectId));
-    if (!deleted.ok) return view.report(deleted.failure);
-    location.assign('/projects');
+  const remove = byId<HTMLButtonElement>('delete-project');
+  remove.addEventListener('click', () => void deleteProject(view, remove));
+}
+
+/** Deletes the project after asking, in a dialog that names it and what goes with it. */
+async function deleteProject(view: ProjectView, button: HTMLButtonElement): Promise<void> {
+  const { title, pages } = view.project;
+  const sure = await ask({
+    title: `Delete “${title}”?`,
+    body: [
+      h(
+        'p',
+        {},
+        `The project, its ${pages === 1 ? 'page' : `${pages} pages`}, every confirmed version and the whole history are deleted for every member. This cannot be undone.`,
+      ),
+    ],
+    action: 'Delete project',
   });
+  if (!sure) return;
+  button.disabled = true;
+  const deleted = await library().attempt(() => view.client.v1.deleteProject(view.projectId));
+  button.disabled = false;
+  if (!deleted.ok) return view.report(deleted.failure);
+  location.assign('/projects');
 }

@@ -1,9 +1,11 @@
 import type { v1 } from '@galley/core';
 import type { z } from 'zod';
-import { byId, fill, h, onSubmit, time, within } from './dom.js';
+import { byId, dataTable, fill, h, onSubmit, time, within } from './dom.js';
+import type { Row } from './dom.js';
 import { allPages, library, screenClient } from './library.js';
 import type { Client } from './library.js';
 import { failureView } from './views.js';
+import { keepTimesCurrent } from './when.js';
 
 type Project = z.output<typeof v1.Project>;
 type CreatedProject = z.output<typeof v1.CreatedProject>;
@@ -11,6 +13,7 @@ type SiteReport = z.output<typeof v1.SiteReport>;
 
 /** Projects: the list, and opening a project folder or a plain site ZIP. */
 export async function startProjects(): Promise<void> {
+  keepTimesCurrent();
   const client = screenClient();
   const result = byId('open-result');
   onSubmit(byId<HTMLFormElement>('open-form'), async (data) => {
@@ -42,45 +45,24 @@ async function listProjects(client: Client): Promise<void> {
   }
   fill(
     region,
-    h(
-      'table',
-      {},
-      h('caption', { class: 'sr-only' }, 'Projects'),
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          ...['Title', 'Medium', 'Your role', 'Pages', 'Revision', 'Updated', 'Edit'].map((name) =>
-            h('th', { scope: 'col' }, name),
-          ),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        projects.map((p) =>
-          h(
-            'tr',
-            { 'data-project-id': p.id },
-            h('td', {}, h('a', { href: within(p.url) }, p.title)),
-            h('td', {}, p.medium),
-            h('td', {}, p.role),
-            h('td', {}, p.pages),
-            h('td', {}, p.revision),
-            h('td', {}, time(p.updated_at)),
-            h(
-              'td',
-              {},
-              p.role === 'viewer'
-                ? ''
-                : h('a', { href: within(p.editor_url), 'aria-label': `Edit ${p.title}` }, 'Edit'),
-            ),
-          ),
-        ),
-      ),
-    ),
+    dataTable({
+      caption: 'Projects',
+      columns: ['Title', 'Medium', 'Your role', 'Pages', 'Revision', 'Updated', 'Edit'],
+      rows: projects.map((p): Row => [
+        { 'data-project-id': p.id },
+        [
+          h('a', { href: within(p.url) }, p.title),
+          p.medium,
+          p.role,
+          p.pages,
+          p.revision,
+          time(p.updated_at),
+          p.role === 'viewer'
+            ? ''
+            : h('a', { href: within(p.editor_url), 'aria-label': `Edit ${p.title}` }, 'Edit'),
+        ],
+      ]),
+    }),
   );
 }
 

@@ -38,6 +38,7 @@ export function projectBody(projectId: string): SafeHtml {
             <textarea id="confirm-note" name="note" rows="2" maxlength="2000"></textarea>
           </p>
           <p><button type="submit" id="confirm-button">Confirm the current revision</button></p>
+          <p id="confirm-state" class="hint"></p>
         </form>
         <div id="confirmation-list"></div>
       </section>
@@ -71,13 +72,11 @@ export function projectBody(projectId: string): SafeHtml {
       </section>
       <section class="card danger" aria-labelledby="delete-heading" id="delete-section" hidden>
         <h2 id="delete-heading">Delete the project</h2>
-        <form id="delete-form">
-          <p>
-            <input id="delete-sure" name="sure" type="checkbox" required />
-            <label for="delete-sure">Delete this project with all its versions and history</label>
-          </p>
-          <p><button type="submit">Delete project</button></p>
-        </form>
+        <p>
+          The project, its pages, every confirmed version and the whole history are deleted for
+          every member.
+        </p>
+        <p><button type="button" id="delete-project" class="act">Delete project…</button></p>
       </section>
     </div>`;
 }

@@ -8,7 +8,10 @@ function status(token: TokenRecord, now: Date): string {
   return new Date(token.expiresAt) <= now ? 'expired' : 'active';
 }
 
-/** The same short form the page script shows: `2030-01-01 12:00:00+00:00`. */
+/**
+ * A readable ISO form (`2030-01-01 12:00:00+00:00`); the page script, which knows the person's
+ * time zone, shows it relative and in that zone (the server does not know the zone).
+ */
 const time = (iso: string | null) =>
   iso ? html`<time datetime="${iso}">${iso.replace('T', ' ').replace(/\.\d+/, '')}</time>` : '—';
 
@@ -24,22 +27,23 @@ export function tokenTable(tokens: readonly TokenRecord[], now: Date): SafeHtml 
             type="button"
             class="revoke-token"
             data-token-id="${t.id}"
+            data-token-prefix="${t.prefix}"
             aria-label="Revoke token ${t.prefix}"
           >
             Revoke
           </button>`
         : '';
     return html`<tr data-token-row="${t.id}">
-      <td><code>${t.prefix}…</code></td>
-      <td>${time(t.createdAt)}</td>
-      <td>${time(t.expiresAt)}</td>
-      <td>${time(t.lastUsedAt)}</td>
-      <td>${state}</td>
+      <td data-label="Prefix"><code>${t.prefix}…</code></td>
+      <td data-label="Created">${time(t.createdAt)}</td>
+      <td data-label="Expires">${time(t.expiresAt)}</td>
+      <td data-label="Last used">${time(t.lastUsedAt)}</td>
+      <td data-label="State">${state}</td>
       <td>${revoke}</td>
     </tr>`;
   });
   return html`<div id="token-list" data-region>
-    <table>
+    <table class="stack">
       <caption>
         Your API tokens
       </caption>
