@@ -57,6 +57,8 @@ const common: BuildOptions = {
   platform: 'browser',
   target: ['es2022'],
   conditions: ['@galley/source'],
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
   legalComments: 'none',
   plugins: [englishOnlyZod],
   metafile: true,

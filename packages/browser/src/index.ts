@@ -9,11 +9,16 @@ export {
   orderViolations,
   blocksSave,
   folderWithPage,
+  PREVIEW_ATTRIBUTE,
+  findMedium,
 } from '@galley/core';
 export type {
   CheckReport,
   DraftError,
+  ElementHandle,
+  ElementView,
   Folder,
+  MarkedHtml,
   Operation,
   OperationKind,
   OperationResult,

@@ -1,5 +1,13 @@
 import { Draft } from '@galley/core';
-import type { CheckReport, Folder, Operation, OperationResult, Outline, v1 } from '@galley/core';
+import type {
+  CheckReport,
+  ElementView,
+  Folder,
+  Operation,
+  OperationResult,
+  Outline,
+  v1,
+} from '@galley/core';
 import type { z } from 'zod';
 import { attempt } from './attempt.js';
 import { fail, succeed } from './result.js';
@@ -81,6 +89,14 @@ export class SyncedDraft {
   }
   html(): string {
     return this.local.html();
+  }
+  /**
+   * The local draft's elements, held by handle. A reload (after a save, or when the server's
+   * draft differs) opens a new local draft: its view is then another object, and handles of the
+   * old one no longer name elements of this draft.
+   */
+  get elements(): ElementView {
+    return this.local.elements;
   }
 
   async apply(operation: Operation): Promise<Outcome<OperationResult>> {

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import type { RequestHandler } from 'express';
 import { problem } from '../http/problem.js';
 import { screenCss } from './style.js';
+import { editorCss } from './style-editor.js';
 
 /** The bundles that packages/browser builds into its dist/ (turbo builds it before the server). */
 const bundles = new Set(['galley.min.js', 'galley-screen.min.js']);
@@ -22,7 +23,7 @@ export function screenAssets(): RequestHandler {
   return async (req, res) => {
     const name = String(req.params.name);
     if (name === 'screen.css') {
-      res.type('text/css; charset=utf-8').send(screenCss);
+      res.type('text/css; charset=utf-8').send(screenCss + editorCss);
       return;
     }
     if (!bundles.has(name)) throw problem(404, 'not_found', `No asset ${name}.`);

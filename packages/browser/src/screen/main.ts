@@ -1,7 +1,7 @@
 // The editing screen's page script: each server-rendered page names its part in `data-screen`.
 import { bindLogout, startLogin, startTokens } from './account.js';
 import { h } from './dom.js';
-import { startEditor } from './editor.js';
+import { startEditor } from './editor/start.js';
 import { startProject } from './project.js';
 import { startProjects } from './projects.js';
 import { claimEditorClient, signedIn } from './session.js';

@@ -1,6 +1,6 @@
 import type { Element } from 'domhandler';
-import { forEachElement, isInside } from './dom.js';
-import { serializeHtml } from './html.js';
+import { forEachElement, isElement, isInside } from './dom.js';
+import { contentModel, serializeHtml } from './html.js';
 import type { IndexedPage } from './page.js';
 
 /**
@@ -19,8 +19,8 @@ const elementOf = (handle: ElementHandle) => handle as unknown as Element;
 /** The attribute a preview marks each element with: its index in `PreviewBody.elements`. */
 export const PREVIEW_ATTRIBUTE = 'data-galley-n';
 
-export interface PreviewBody {
-  /** The body's content, each element marked with `data-galley-n="<its outline number>"`. */
+export interface MarkedHtml {
+  /** The HTML, each element inside <body> marked with `data-galley-n="<its outline number>"`. */
   readonly html: string;
   /** The element each number stands for in this version (index 0 is <body>). */
   readonly elements: readonly ElementHandle[];
@@ -42,6 +42,38 @@ export class ElementView {
     return isInside(element.parent, this.page.body) ? this.page.numberOf(element) : null;
   }
 
+  /** The element holding it: null for <body> and for an element out of the page. */
+  parentOf(handle: ElementHandle): ElementHandle | null {
+    const element = elementOf(handle);
+    if (element === this.page.body || this.numberOf(handle) === null) return null;
+    return handleOf(element.parent as Element);
+  }
+
+  /** The nearest element before it among its siblings (text between them skipped). */
+  previousOf(handle: ElementHandle): ElementHandle | null {
+    for (let node = elementOf(handle).prev; node; node = node.prev)
+      if (isElement(node)) return handleOf(node);
+    return null;
+  }
+
+  /** The nearest element after it among its siblings. */
+  nextOf(handle: ElementHandle): ElementHandle | null {
+    for (let node = elementOf(handle).next; node; node = node.next)
+      if (isElement(node)) return handleOf(node);
+    return null;
+  }
+
+  /** Whether elements may be inserted into it (not a void element, nor raw text like <script>). */
+  canHoldElements(handle: ElementHandle): boolean {
+    const kind = contentModel(elementOf(handle), this.page.body).kind;
+    return kind === 'html' || kind === 'svg' || kind === 'math';
+  }
+
+  /** Whether it holds text only (no child elements): the content a person edits in place. */
+  holdsTextOnly(handle: ElementHandle): boolean {
+    return !elementOf(handle).children.some(isElement);
+  }
+
   tagOf(handle: ElementHandle): string {
     return elementOf(handle).name;
   }
@@ -59,10 +91,7 @@ export class ElementView {
    * The element's HTML with attributes changed: a value is set as written (raw), null removes
    * the attribute; the others keep their place and spelling. The page itself is not changed.
    */
-  outerHtmlWith(
-    handle: ElementHandle,
-    changes: Readonly<Record<string, string | null>>,
-  ): string {
+  outerHtmlWith(handle: ElementHandle, changes: Readonly<Record<string, string | null>>): string {
     const element = elementOf(handle);
     const kept = element.attribs;
     const next: Record<string, string> = { ...kept };
@@ -79,11 +108,12 @@ export class ElementView {
   }
 
   /**
-   * The body's content with every element marked by its number, so that a browser that builds
-   * its own DOM from it (and may move elements, as it does with misplaced table content) still
-   * tells which element of the draft each of its elements is. The page is left as it was.
+   * The page (`document`) or the body's content (`body`) with every element inside <body> marked
+   * by its number, so that a browser that builds its own DOM from it (and may move elements, as
+   * it does with misplaced table content) still tells which element of the draft each of its
+   * elements is. The page is left as it was.
    */
-  previewBody(): PreviewBody {
+  marked(scope: 'document' | 'body'): MarkedHtml {
     const elements: ElementHandle[] = [handleOf(this.page.body)];
     // Attribute objects may be shared and frozen (see element.ts): each element gets a marked
     // copy for the serialization, and its own object back after it.
@@ -94,7 +124,8 @@ export class ElementView {
       elements.push(handleOf(element));
     });
     try {
-      return { html: serializeHtml(this.page.body.children), elements };
+      const html = serializeHtml(scope === 'body' ? this.page.body.children : this.page.document);
+      return { html, elements };
     } finally {
       kept.forEach((attribs, i) => (elementOf(elements[i + 1]!).attribs = attribs));
     }

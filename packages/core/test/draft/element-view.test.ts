@@ -59,12 +59,40 @@ describe('element handles', () => {
     const html = `<!doctype html><html><head></head><body><div ${PREVIEW_ATTRIBUTE}="99"><p>x</p></div><svg><rect></rect></svg></body></html>`;
     const draft = open(html);
     const before = draft.html();
-    const preview = draft.elements.previewBody();
+    const preview = draft.elements.marked('body');
     expect(preview.html).toBe(
       `<div ${PREVIEW_ATTRIBUTE}="1"><p ${PREVIEW_ATTRIBUTE}="2">x</p></div><svg ${PREVIEW_ATTRIBUTE}="3"><rect ${PREVIEW_ATTRIBUTE}="4"/></svg>`,
     );
-    const numbers = preview.elements.map((handle: ElementHandle) => draft.elements.numberOf(handle));
+    const numbers = preview.elements.map((handle: ElementHandle) =>
+      draft.elements.numberOf(handle),
+    );
     expect(numbers).toEqual([0, 1, 2, 3, 4]);
+    expect(draft.elements.marked('document').html).toBe(
+      `<!doctype html><html><head></head><body>${preview.html}</body></html>`,
+    );
     expect(draft.html()).toBe(before);
+  });
+});
+
+describe('element neighbours', () => {
+  it('finds the parent and the sibling elements, skipping text between them', () => {
+    const draft = open(
+      '<body><ul><li>a</li> text <li>b</li><li>c</li></ul><img src="x.png"></body>',
+    );
+    const view = draft.elements;
+    const [list, a, b, c, img] = [1, 2, 3, 4, 5].map((n) => view.at(n)!);
+    expect(view.parentOf(b!)).toBe(list);
+    expect(view.parentOf(list!)).toBe(view.at(0));
+    expect(view.parentOf(view.at(0)!)).toBeNull();
+    expect(view.previousOf(b!)).toBe(a);
+    expect(view.nextOf(b!)).toBe(c);
+    expect(view.previousOf(a!)).toBeNull();
+    expect(view.nextOf(c!)).toBeNull();
+    expect(view.canHoldElements(list!)).toBe(true);
+    expect(view.canHoldElements(img!)).toBe(false);
+    expect(view.holdsTextOnly(a!)).toBe(true);
+    expect(view.holdsTextOnly(list!)).toBe(false);
+    draft.apply({ kind: 'remove', target: '@3' });
+    expect(view.parentOf(b!)).toBeNull();
   });
 });

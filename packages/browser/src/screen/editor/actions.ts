@@ -1,0 +1,260 @@
+import type { ElementHandle, ElementView, Operation, OperationResult } from '@galley/core';
+import type { Failure, Outcome } from '../../result.js';
+import type { SyncedDraft } from '../../synced-draft.js';
+import { library } from '../library.js';
+import type { EditorModel, Place } from './model.js';
+import { sayFailure } from './words.js';
+
+/** Where an insert goes, relative to the selection. */
+export type Placement = 'before' | 'after' | 'inside';
+
+/** A reference was asked for an element that has left the page since it was chosen. */
+class Gone extends Error {}
+
+/**
+ * What a person can do to the draft. Every operation is built at the moment it is sent, from the
+ * draft of that moment (`@n` of that version, sent with its token), and one runs at a time: a
+ * second press while one is on its way is not queued to aim at whatever is selected later.
+ */
+export class EditorActions {
+  /** Runs after every change of the draft (the local checks, the page's draft markers). */
+  onChange: () => void = () => undefined;
+
+  constructor(private readonly model: EditorModel) {}
+
+  private async operate(
+    place: Place,
+    build: (ref: (handle: ElementHandle) => string, view: ElementView) => Operation | string,
+    select?: (result: OperationResult, view: ElementView) => ElementHandle | null,
+  ): Promise<boolean> {
+    const { model } = this;
+    const draft = model.draft.peek();
+    if (!draft || !model.editable.peek()) return false;
+    if (model.busy.peek()) {
+      model.say('Wait a moment: the last change is still on its way.', 'info', place);
+      return false;
+    }
+    const view = draft.elements;
+    const ref = (handle: ElementHandle) => {
+      const number = view.numberOf(handle);
+      if (number === null) throw new Gone();
+      return `@${number}`;
+    };
+    let operation: Operation | string;
+    try {
+      operation = build(ref, view);
+    } catch (error) {
+      if (!(error instanceof Gone)) throw error;
+      operation = 'That element is no longer on the page.';
+    }
+    if (typeof operation === 'string') {
+      model.say(operation, 'info', place);
+      return false;
+    }
+    model.busy.value = operation.kind;
+    const applied = await draft.apply(operation);
+    model.busy.value = null;
+    return this.settle(draft, applied, place, select);
+  }
+
+  /** After an answer: the selection follows, the screen shows the draft as it now is. */
+  private settle(
+    draft: SyncedDraft,
+    outcome: Outcome<OperationResult>,
+    place: Place,
+    select?: (result: OperationResult, view: ElementView) => ElementHandle | null,
+  ): boolean {
+    const { model } = this;
+    if (!outcome.ok) {
+      this.failed(outcome.failure, place);
+      model.changed();
+      return false;
+    }
+    const view = draft.elements;
+    const first = outcome.value.nodes[0];
+    const chosen = select
+      ? select(outcome.value, view)
+      : first
+        ? (view.at(Number(first.slice(1))) ?? null)
+        : null;
+    model.changed();
+    if (chosen) model.selection.value = chosen;
+    model.notice.value = null;
+    this.onChange();
+    return true;
+  }
+
+  private failed(failure: Failure, place: Place): void {
+    this.model.say(sayFailure(failure), 'error', place);
+    if (failure.kind === 'http' && failure.status === 423) this.onLockLost();
+  }
+
+  /** Another client took the lock: the editor finds out who, and turns read-only. */
+  onLockLost: () => void = () => undefined;
+
+  private selected(place: Place): ElementHandle | string {
+    return this.model.selection.peek() ?? (place === 'palette' ? '' : 'Choose an element first.');
+  }
+
+  remove(place: Place = 'toolbar'): Promise<boolean> {
+    let neighbour: ElementHandle | null = null;
+    return this.operate(
+      place,
+      (ref, view) => {
+        const target = this.selected(place);
+        if (typeof target === 'string') return target;
+        if (view.numberOf(target) === 0) return 'The page body itself cannot be removed.';
+        const parent = view.parentOf(target);
+        neighbour =
+          view.nextOf(target) ??
+          view.previousOf(target) ??
+          (parent && view.numberOf(parent) !== 0 ? parent : null);
+        return { kind: 'remove', target: ref(target) };
+      },
+      () => neighbour,
+    );
+  }
+
+  duplicate(place: Place = 'toolbar'): Promise<boolean> {
+    return this.operate(place, (ref) => {
+      const target = this.selected(place);
+      return typeof target === 'string' ? target : { kind: 'duplicate', target: ref(target) };
+    });
+  }
+
+  /** Alt+Up / Alt+Down: before the previous sibling, or after the next one. */
+  shift(direction: 'up' | 'down', place: Place = 'toolbar'): Promise<boolean> {
+    return this.operate(place, (ref, view) => {
+      const target = this.selected(place);
+      if (typeof target === 'string') return target;
+      const parent = view.parentOf(target);
+      if (!parent) return 'The page body itself cannot be moved.';
+      if (direction === 'up') {
+        const previous = view.previousOf(target);
+        if (!previous) return 'It is already the first in its parent.';
+        return { kind: 'move', target: ref(target), parent: ref(parent), before: ref(previous) };
+      }
+      const next = view.nextOf(target);
+      if (!next) return 'It is already the last in its parent.';
+      const after = view.nextOf(next);
+      return after
+        ? { kind: 'move', target: ref(target), parent: ref(parent), before: ref(after) }
+        : { kind: 'move', target: ref(target), parent: ref(parent) };
+    });
+  }
+
+  /** Into the previous sibling, at its end. */
+  indent(place: Place = 'toolbar'): Promise<boolean> {
+    return this.operate(place, (ref, view) => {
+      const target = this.selected(place);
+      if (typeof target === 'string') return target;
+      const previous = view.previousOf(target);
+      if (!previous) return 'There is no element before it to go into.';
+      if (!view.canHoldElements(previous))
+        return `The element before it (<${view.tagOf(previous)}>) cannot hold other elements.`;
+      return { kind: 'move', target: ref(target), parent: ref(previous) };
+    });
+  }
+
+  /** Out of its parent, right after it. */
+  outdent(place: Place = 'toolbar'): Promise<boolean> {
+    return this.operate(place, (ref, view) => {
+      const target = this.selected(place);
+      if (typeof target === 'string') return target;
+      const parent = view.parentOf(target);
+      const outer = parent ? view.parentOf(parent) : null;
+      if (!parent || !outer) return 'It is already at the top level of the page.';
+      const after = view.nextOf(parent);
+      return after
+        ? { kind: 'move', target: ref(target), parent: ref(outer), before: ref(after) }
+        : { kind: 'move', target: ref(target), parent: ref(outer) };
+    });
+  }
+
+  /** A drop in the tree or the preview: `target` goes before `anchor`, after it, or inside it. */
+  moveTo(target: ElementHandle, anchor: ElementHandle, where: Placement, place: Place) {
+    return this.operate(place, (ref, view) => {
+      const placed = placeAt(view, anchor, where);
+      if (typeof placed === 'string') return placed;
+      const { parent, before } = placed;
+      if (before === target) return 'It is already there.';
+      return before
+        ? { kind: 'move', target: ref(target), parent: ref(parent), before: ref(before) }
+        : { kind: 'move', target: ref(target), parent: ref(parent) };
+    });
+  }
+
+  insert(html: string, where: Placement): Promise<boolean> {
+    return this.operate('palette', (ref, view) => {
+      const anchor = this.model.selection.peek() ?? view.at(0)!;
+      const placed = placeAt(view, anchor, view.numberOf(anchor) === 0 ? 'inside' : where);
+      if (typeof placed === 'string') return placed;
+      const { parent, before } = placed;
+      return before
+        ? { kind: 'insert', parent: ref(parent), before: ref(before), html }
+        : { kind: 'insert', parent: ref(parent), html };
+    });
+  }
+
+  /** The attribute panel: the element replaced by itself with changed attributes. */
+  setAttributes(changes: Readonly<Record<string, string | null>>): Promise<boolean> {
+    return this.operate('inspector', (ref, view) => {
+      const target = this.selected('inspector');
+      if (typeof target === 'string') return target;
+      if (view.numberOf(target) === 0)
+        return 'The attributes of the page body cannot be changed here.';
+      return { kind: 'replace', target: ref(target), html: view.outerHtmlWith(target, changes) };
+    });
+  }
+
+  /** The element's content, as edited in place (Enter or leaving the element commits). */
+  setContent(target: ElementHandle, html: string): Promise<boolean> {
+    return this.operate('canvas', (ref) => ({ kind: 'swap', target: ref(target), html }));
+  }
+
+  replaceWith(html: string): Promise<boolean> {
+    return this.operate('inspector', (ref) => {
+      const target = this.selected('inspector');
+      return typeof target === 'string' ? target : { kind: 'replace', target: ref(target), html };
+    });
+  }
+
+  async step(direction: 'undo' | 'redo'): Promise<boolean> {
+    const { model } = this;
+    const draft = model.draft.peek();
+    if (!draft || model.busy.peek() || !model.editable.peek()) return false;
+    if (direction === 'undo' ? !draft.canUndo : !draft.canRedo) {
+      model.say(
+        direction === 'undo' ? 'There is nothing to undo.' : 'There is nothing to redo.',
+        'info',
+        'toolbar',
+      );
+      return false;
+    }
+    model.busy.value = direction;
+    const moved = await (direction === 'undo' ? draft.undo() : draft.redo());
+    model.busy.value = null;
+    const done = this.settle(draft, moved, 'toolbar');
+    if (done) model.say(direction === 'undo' ? 'Undone.' : 'Redone.', 'ok', 'toolbar');
+    return done;
+  }
+}
+
+/** The parent and the child before which something goes, `where` the anchor. */
+function placeAt(
+  view: ElementView,
+  anchor: ElementHandle,
+  where: Placement,
+): { parent: ElementHandle; before: ElementHandle | null } | string {
+  if (where === 'inside') {
+    if (!view.canHoldElements(anchor))
+      return `<${view.tagOf(anchor)}> cannot hold other elements: choose before or after it.`;
+    return { parent: anchor, before: null };
+  }
+  const parent = view.parentOf(anchor);
+  if (!parent) return 'Nothing can go beside the page body: choose inside it.';
+  return { parent, before: where === 'before' ? anchor : view.nextOf(anchor) };
+}
+
+/** The library's draft engine (the page script never bundles its own copy). */
+export const engine = () => library().Draft;

@@ -1,0 +1,334 @@
+import type { ElementHandle, MarkedHtml } from '@galley/core';
+import { h } from '../dom.js';
+import { library } from '../library.js';
+import type { Placement } from './actions.js';
+
+/** What the preview tells the editor: all of it happens in the preview, none of it navigates. */
+export interface FrameEvents {
+  hover(handle: ElementHandle | null): void;
+  select(handle: ElementHandle): void;
+  edit(handle: ElementHandle): void;
+  key(event: KeyboardEvent): void;
+  /** A selected element dragged and dropped before, after or inside another. */
+  drop(target: ElementHandle, anchor: ElementHandle, where: Placement): void;
+  /** The frame scrolled, resized or was drawn again: the overlay must follow. */
+  moved(): void;
+  /** An in-place edit ended: the new content (null when cancelled or unchanged). */
+  edited(target: ElementHandle, html: string | null): void;
+}
+
+/** The shown document, marked: all of it for a first load, the body's content for a redraw. */
+export type Marker = (scope: 'document' | 'body') => MarkedHtml;
+
+export interface FrameSource {
+  /** Where the page is posted to: the preview route at the page's own path. */
+  readonly action: string;
+  readonly csrfToken: string;
+}
+
+/** Marks each element of the preview with its number (`data-galley-n`). */
+const marker = () => library().PREVIEW_ATTRIBUTE;
+
+/** Re-post the preview before its pass (15 minutes) runs out, keeping the scroll position. */
+const RENEW_AFTER_MS = 10 * 60_000;
+const DRAG_START_PX = 6;
+
+/**
+ * The preview: a frame sandboxed without scripts (`allow-same-origin` only), so that no script of
+ * the page ever runs while this script can read its DOM to tell which element is pointed at. The
+ * first view of a document is posted to the preview route (so the page's files load at its own
+ * path); each change after that only replaces the body's content, keeping the scroll position.
+ */
+export class PreviewFrame {
+  private frame: HTMLIFrameElement | null = null;
+  private loadedKey: string | null = null;
+  private loading = false;
+  private pending: { key: string; marked: Marker } | null = null;
+  private elements: readonly ElementHandle[] = [];
+  private byHandle = new Map<ElementHandle, HTMLElement>();
+  private renewTimer: ReturnType<typeof setTimeout> | undefined;
+  private drag: { target: ElementHandle; x: number; y: number; active: boolean } | null = null;
+  private dropAt: { anchor: ElementHandle; where: Placement } | null = null;
+  private editing: { handle: ElementHandle; element: HTMLElement; before: string } | null = null;
+
+  constructor(
+    private readonly host: HTMLElement,
+    private readonly source: FrameSource,
+    private readonly events: FrameEvents,
+  ) {}
+
+  get document(): Document | null {
+    return this.frame?.contentDocument ?? null;
+  }
+
+  /**
+   * Shows a document: `key` names which document it is (a draft, a saved revision): a new key
+   * loads the frame anew, the same key only redraws the body.
+   */
+  show(key: string, marked: Marker): void {
+    if (this.loading || key !== this.loadedKey) {
+      this.pending = { key, marked };
+      if (!this.loading) this.load();
+      return;
+    }
+    this.redraw(marked('body'));
+  }
+
+  private load(): void {
+    const next = this.pending;
+    if (!next) return;
+    this.pending = null;
+    this.loading = true;
+    const marked = next.marked('document');
+    const scroll = this.scrollPosition();
+    const keepScroll = next.key === this.loadedKey;
+    const name = `preview-${Math.random().toString(36).slice(2)}`;
+    // A new frame for each load: its first load replaces its blank start in the session history,
+    // where a post into the same frame would add an entry, and Back would then step the frame.
+    const frame = h('iframe', {
+      name,
+      title: 'Preview',
+      sandbox: 'allow-same-origin',
+      class: 'preview-frame',
+    });
+    const form = h(
+      'form',
+      { method: 'post', action: this.source.action, target: name, hidden: true },
+      h('input', { type: 'hidden', name: 'csrf_token', value: this.source.csrfToken }),
+      h('input', { type: 'hidden', name: 'html', value: marked.html }),
+    );
+    frame.addEventListener('load', () => {
+      const doc = frame.contentDocument;
+      // The frame's first load is its blank start; the posted page follows.
+      if (!doc || doc.URL === 'about:blank') return;
+      form.remove();
+      this.loading = false;
+      this.loadedKey = next.key;
+      this.wire(doc);
+      this.map(doc, marked.elements);
+      if (keepScroll && scroll) frame.contentWindow?.scrollTo(scroll.x, scroll.y);
+      this.events.moved();
+      if (this.pending) this.load();
+    });
+    this.frame?.remove();
+    this.frame = frame;
+    this.host.prepend(frame);
+    this.host.append(form);
+    form.submit();
+    clearTimeout(this.renewTimer);
+    this.renewTimer = setTimeout(() => {
+      this.pending ??= { key: next.key, marked: next.marked };
+      this.loadedKey = null;
+      this.show(this.pending.key, this.pending.marked);
+    }, RENEW_AFTER_MS);
+  }
+
+  private scrollPosition(): { x: number; y: number } | null {
+    const win = this.frame?.contentWindow;
+    return win ? { x: win.scrollX, y: win.scrollY } : null;
+  }
+
+  private redraw(marked: MarkedHtml): void {
+    const doc = this.document;
+    if (!doc?.body) return;
+    const scroll = this.scrollPosition();
+    this.stopEditing(false);
+    doc.body.innerHTML = marked.html;
+    this.map(doc, marked.elements);
+    if (scroll) this.frame?.contentWindow?.scrollTo(scroll.x, scroll.y);
+    this.events.moved();
+  }
+
+  private map(doc: Document, elements: readonly ElementHandle[]): void {
+    this.elements = elements;
+    this.byHandle = new Map();
+    for (const element of doc.querySelectorAll<HTMLElement>(`[${marker()}]`)) {
+      const handle = elements[Number(element.getAttribute(marker()))];
+      if (handle && !this.byHandle.has(handle)) this.byHandle.set(handle, element);
+    }
+    const body = elements[0];
+    if (body && doc.body) this.byHandle.set(body, doc.body);
+  }
+
+  /** The frame's element that shows this element of the draft. */
+  elementOf(handle: ElementHandle): HTMLElement | undefined {
+    return this.byHandle.get(handle);
+  }
+
+  /** The draft element a node of the frame belongs to: its nearest marked ancestor. */
+  handleAt(target: EventTarget | null): ElementHandle | null {
+    // The frame's nodes are of its own realm: `instanceof Node` of this one would say no.
+    const node = target && 'nodeType' in target ? (target as Node) : null;
+    let element = node ? (node.nodeType === 1 ? node : node.parentNode) : null;
+    while (element && element.nodeType === 1) {
+      const number = (element as Element).getAttribute(marker());
+      if (number !== null) return this.elements[Number(number)] ?? null;
+      if (element === this.document?.body) return this.elements[0] ?? null;
+      element = element.parentNode;
+    }
+    return null;
+  }
+
+  /** Scrolls the frame so the element is in view (the screen around it does not move). */
+  reveal(handle: ElementHandle): void {
+    const element = this.elementOf(handle);
+    const win = this.frame?.contentWindow;
+    if (!element || !win) return;
+    const box = element.getBoundingClientRect();
+    if (box.top >= 0 && box.bottom <= win.innerHeight) return;
+    win.scrollTo({ top: Math.max(0, box.top + win.scrollY - 24), behavior: 'instant' });
+  }
+
+  private wire(doc: Document): void {
+    const on = <K extends keyof DocumentEventMap>(
+      type: K,
+      listener: (event: DocumentEventMap[K]) => void,
+    ) => doc.addEventListener(type, listener, true);
+    const stop = (event: Event) => {
+      event.preventDefault();
+      event.stopPropagation();
+    };
+    on('mouseover', (event) => {
+      if (!this.drag?.active) this.events.hover(this.handleAt(event.target));
+    });
+    on('mouseout', (event) => {
+      if (!event.relatedTarget) this.events.hover(null);
+    });
+    on('click', (event) => {
+      if (this.editing?.element.contains(event.target as Node)) return;
+      stop(event);
+      const handle = this.handleAt(event.target);
+      if (handle) this.events.select(handle);
+    });
+    on('auxclick', stop);
+    on('dblclick', (event) => {
+      if (this.editing) return;
+      stop(event);
+      const handle = this.handleAt(event.target);
+      if (handle) this.events.edit(handle);
+    });
+    on('submit', stop);
+    on('dragstart', stop);
+    on('keydown', (event) => {
+      if (this.editing) return this.editingKey(event);
+      this.events.key(event);
+    });
+    on('mousedown', (event) => this.pressed(event));
+    on('mousemove', (event) => this.dragged(event));
+    on('mouseup', (event) => this.released(event));
+    doc.defaultView?.addEventListener('scroll', () => this.events.moved(), { passive: true });
+    doc.defaultView?.addEventListener('resize', () => this.events.moved());
+  }
+
+  /** Drag and drop of the selected element inside the preview, by pointer. */
+  private pressed(event: MouseEvent): void {
+    if (event.button !== 0 || this.editing) return;
+    const handle = this.handleAt(event.target);
+    if (handle && handle !== this.elements[0])
+      this.drag = { target: handle, x: event.clientX, y: event.clientY, active: false };
+  }
+
+  private dragged(event: MouseEvent): void {
+    const drag = this.drag;
+    if (!drag) return;
+    if (!drag.active) {
+      const far = Math.hypot(event.clientX - drag.x, event.clientY - drag.y) >= DRAG_START_PX;
+      if (!far) return;
+      drag.active = true;
+    }
+    event.preventDefault();
+    const anchor = this.handleAt(event.target);
+    const element = anchor ? this.elementOf(anchor) : undefined;
+    if (!anchor || !element || anchor === drag.target) {
+      this.dropAt = null;
+    } else {
+      const box = element.getBoundingClientRect();
+      const share = (event.clientY - box.top) / Math.max(1, box.height);
+      const where: Placement = share < 0.3 ? 'before' : share > 0.7 ? 'after' : 'inside';
+      this.dropAt = { anchor, where: anchor === this.elements[0] ? 'inside' : where };
+    }
+    this.events.moved();
+  }
+
+  private released(event: MouseEvent): void {
+    const drag = this.drag;
+    this.drag = null;
+    const dropAt = this.dropAt;
+    this.dropAt = null;
+    if (!drag?.active) return;
+    event.preventDefault();
+    this.events.moved();
+    if (dropAt) this.events.drop(drag.target, dropAt.anchor, dropAt.where);
+  }
+
+  /** The drop place shown while dragging in the preview. */
+  get dropIndicator(): { element: HTMLElement; where: Placement } | null {
+    const element = this.dropAt ? this.elementOf(this.dropAt.anchor) : undefined;
+    return element && this.dropAt ? { element, where: this.dropAt.where } : null;
+  }
+
+  cancelDrag(): boolean {
+    const was = this.drag?.active ?? false;
+    this.drag = null;
+    this.dropAt = null;
+    if (was) this.events.moved();
+    return was;
+  }
+
+  /** Edits the element's content in place: Enter or leaving it commits, Escape cancels. */
+  startEditing(handle: ElementHandle): boolean {
+    const element = this.elementOf(handle);
+    if (!element || handle === this.elements[0]) return false;
+    this.stopEditing(false);
+    this.editing = { handle, element, before: element.innerHTML };
+    element.contentEditable = 'true';
+    element.addEventListener('blur', () => this.stopEditing(true), { once: true });
+    element.focus();
+    const selection = element.ownerDocument.getSelection();
+    selection?.selectAllChildren(element);
+    this.events.moved();
+    return true;
+  }
+
+  get isEditing(): boolean {
+    return this.editing !== null;
+  }
+
+  private editingKey(event: KeyboardEvent): void {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      this.stopEditing(false);
+    } else if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      this.stopEditing(true);
+    }
+  }
+
+  /** Ends an in-place edit, committing its content or putting the old one back. */
+  stopEditing(commit: boolean): void {
+    const editing = this.editing;
+    if (!editing) return;
+    this.editing = null;
+    const { element, before, handle } = editing;
+    element.removeAttribute('contenteditable');
+    const after = contentOf(element);
+    if (!commit) element.innerHTML = before;
+    this.events.edited(
+      handle,
+      commit && after !== contentOf(withContent(element, before)) ? after : null,
+    );
+  }
+}
+
+/** The element's content as HTML, without the preview's marks. */
+function contentOf(element: HTMLElement): string {
+  const copy = element.cloneNode(true) as HTMLElement;
+  for (const marked of copy.querySelectorAll(`[${marker()}]`)) marked.removeAttribute(marker());
+  return copy.innerHTML;
+}
+
+function withContent(element: HTMLElement, html: string): HTMLElement {
+  const copy = element.cloneNode(false) as HTMLElement;
+  copy.innerHTML = html;
+  return copy;
+}

@@ -1,0 +1,65 @@
+import { library } from '../library.js';
+import type { EditorScreen } from './screen.js';
+
+export interface LiveEvents {
+  /** The lock was released (`free`) or taken by someone. */
+  lockChanged(free: boolean): void;
+  /** A new revision was saved. */
+  saved(): void | Promise<void>;
+}
+
+interface DraftEvent {
+  readonly html: string;
+  readonly by?: { readonly name: string };
+}
+
+/**
+ * While another client edits, the page's events stream (server-sent events) brings its draft as
+ * it changes: the read-only view shows each change without a reload. The browser's EventSource
+ * reconnects by itself after a dropped connection.
+ */
+export class LiveView {
+  private source: EventSource | null = null;
+
+  constructor(
+    private readonly screen: EditorScreen,
+    private readonly events: LiveEvents,
+  ) {}
+
+  open(pageId: string): void {
+    if (this.source) return;
+    const source = new EventSource(`/api/v1/pages/${encodeURIComponent(pageId)}/events`);
+    this.source = source;
+    source.addEventListener('draft', (event) => this.draft(event as MessageEvent<string>));
+    source.addEventListener('lock', (event) => {
+      const data = parse<{ lock: unknown }>((event as MessageEvent<string>).data);
+      if (data) this.events.lockChanged(data.lock === null);
+    });
+    source.addEventListener('saved', () => void this.events.saved());
+  }
+
+  close(): void {
+    this.source?.close();
+    this.source = null;
+  }
+
+  private draft(event: MessageEvent<string>): void {
+    const { model } = this.screen;
+    if (model.draft.peek()) return;
+    const data = parse<DraftEvent>(event.data);
+    if (!data || typeof data.html !== 'string') return;
+    const opened = library().Draft.open(data.html);
+    if (!opened.ok) return;
+    const holder = data.by?.name ?? 'Someone';
+    model.readOnly.value = { doc: opened.draft, reason: { kind: 'other', holder, label: '' } };
+    model.changed();
+  }
+}
+
+function parse<T>(text: string): T | null {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return null;
+  }
+}

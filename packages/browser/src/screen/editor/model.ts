@@ -1,0 +1,151 @@
+import { batch, computed, signal } from '@preact/signals';
+import type {
+  CheckReport,
+  Draft,
+  ElementHandle,
+  ElementView,
+  Folder,
+  Outline,
+  Violation,
+} from '@galley/core';
+import type { SyncedDraft } from '../../synced-draft.js';
+import type { LockState } from '../editor-lock.js';
+
+/** What the canvas and the tree show: the draft, or a page read-only. */
+export interface Shown {
+  readonly elements: ElementView;
+  outline(): Outline;
+  outlineDepths(): readonly number[];
+  html(): string;
+}
+
+/** Where a message belongs: next to the part of the screen whose action it answers. */
+export type Place = 'toolbar' | 'inspector' | 'palette' | 'canvas' | 'tree' | 'problems';
+
+export interface Notice {
+  readonly text: string;
+  readonly tone: 'ok' | 'error' | 'info';
+  readonly place: Place;
+}
+
+/** A problem of the local checks (or of the server's 422), held on the element it names. */
+export interface LocatedProblem {
+  readonly violation: Violation;
+  readonly element: ElementHandle | null;
+}
+
+/** What the read-only view shows when this tab does not edit. */
+export type ReadOnlyReason =
+  | { readonly kind: 'other'; readonly holder: string; readonly label: string }
+  | { readonly kind: 'viewer' }
+  | { readonly kind: 'revision'; readonly revision: number }
+  | { readonly kind: 'unavailable'; readonly text: string };
+
+/**
+ * The editor's state, as signals: the screen's parts read it and re-render by themselves. The
+ * selection is an element handle, never a number or an id, so it names the same element through
+ * every operation, undo, redo and answer of the server; numbers are computed when a request is
+ * sent, from the draft of that moment.
+ */
+export class EditorModel {
+  /** Set only while this tab holds the lock. */
+  readonly draft = signal<SyncedDraft | null>(null);
+  /** The page shown read-only (saved page, the lock holder's live draft, a saved revision). */
+  readonly readOnly = signal<{ doc: Draft; reason: ReadOnlyReason } | null>(null);
+  /** Bumped on every change of the shown document (which is changed in place). */
+  readonly version = signal(0);
+  readonly selection = signal<ElementHandle | null>(null);
+  readonly hover = signal<ElementHandle | null>(null);
+  /** An action is on its way: others wait, so a double press never aims at another element. */
+  readonly busy = signal<string | null>(null);
+  readonly notice = signal<Notice | null>(null);
+  readonly problems = signal<readonly LocatedProblem[]>([]);
+  /** Problems came from a save attempt (then they stay until fixed), not only from editing. */
+  readonly problemsFrom = signal<'editing' | 'save-local' | 'save-server'>('editing');
+  readonly lock = signal<LockState | null>(null);
+  readonly saving = signal(false);
+  readonly conflicted = signal(false);
+  readonly folder = signal<Folder | null>(null);
+  readonly folderRevision = signal<number | null>(null);
+  /** The element being edited in place in the preview. */
+  readonly editingText = signal<ElementHandle | null>(null);
+
+  readonly shown = computed<Shown | null>(() => {
+    void this.version.value;
+    return this.draft.value ?? this.readOnly.value?.doc ?? null;
+  });
+  readonly editable = computed(() => this.draft.value !== null && !this.conflicted.value);
+  readonly dirty = computed(() => {
+    void this.version.value;
+    return this.draft.value?.canUndo ?? false;
+  });
+
+  /** The elements of the shown document: a handle is only good with the view it came from. */
+  private lastView: ElementView | null = null;
+
+  /** Call after anything changed the shown document; keeps the selection on its element. */
+  changed(): void {
+    const shown = this.draft.peek() ?? this.readOnly.peek()?.doc ?? null;
+    const view = shown?.elements ?? null;
+    batch(() => {
+      if (view !== this.lastView) this.carrySelection(this.lastView, view);
+      this.lastView = view;
+      const selected = this.selection.peek();
+      if (selected && view && view.numberOf(selected) === null) this.selection.value = null;
+      const hovered = this.hover.peek();
+      if (hovered && view && view.numberOf(hovered) === null) this.hover.value = null;
+      this.version.value += 1;
+    });
+  }
+
+  /**
+   * Another document came in (a reload after a save, the server's draft, a live update): the
+   * selection moves to the element at the same number when it is evidently the same one (same
+   * tag and id), and is dropped otherwise rather than land on another element.
+   */
+  private carrySelection(from: ElementView | null, to: ElementView | null): void {
+    const selected = this.selection.peek();
+    this.hover.value = null;
+    if (!selected || !from || !to) {
+      this.selection.value = null;
+      return;
+    }
+    const number = from.numberOf(selected);
+    const candidate = number === null ? undefined : to.at(number);
+    const same =
+      candidate !== undefined &&
+      to.tagOf(candidate) === from.tagOf(selected) &&
+      idOf(to, candidate) === idOf(from, selected);
+    this.selection.value = same ? candidate : null;
+  }
+
+  say(text: string, tone: Notice['tone'], place: Place): void {
+    this.notice.value = { text, tone, place };
+  }
+
+  /** Takes the located problems of a report: each violation of this page on its element. */
+  takeProblems(report: Pick<CheckReport, 'violations'> | null, file: string): void {
+    const shown = this.shown.peek();
+    this.problems.value = (report?.violations ?? []).map((violation) => ({
+      violation,
+      element: shown && violation.path === file ? resolveReference(shown, violation.element) : null,
+    }));
+  }
+}
+
+function idOf(view: ElementView, handle: ElementHandle): string | null {
+  return view.attributesOf(handle).find(([name]) => name === 'id')?.[1] ?? null;
+}
+
+/** The element a violation's `#id` or `@n` names in the shown version, read right now. */
+export function resolveReference(
+  shown: Shown,
+  reference: string | undefined,
+): ElementHandle | null {
+  if (!reference) return null;
+  if (reference.startsWith('@')) return shown.elements.at(Number(reference.slice(1))) ?? null;
+  if (!reference.startsWith('#')) return null;
+  const id = reference.slice(1);
+  const entry = shown.outline().find((e) => e.id === id);
+  return entry ? (shown.elements.at(entry.node) ?? null) : null;
+}

@@ -1,0 +1,92 @@
+import { signal } from '@preact/signals';
+import type { ElementHandle, MediumRef } from '@galley/core';
+import type { Client } from '../library.js';
+import { EditorActions } from './actions.js';
+import type { Device } from './devices.js';
+import { devicesFor } from './devices.js';
+import type { PreviewFrame } from './frame.js';
+import { EditorModel } from './model.js';
+
+export interface PageInfo {
+  readonly id: string;
+  readonly file: string;
+  readonly title: string;
+  readonly revision: number;
+  readonly unsaved_draft?: { readonly by: { readonly name: string } } | null;
+}
+
+/** A draft started on an older saved revision of the page than the one now saved. */
+export interface StaleDraft {
+  readonly base: number;
+  readonly current: number;
+  /** What changed since, from the project's history. */
+  readonly since: readonly string[];
+}
+
+export interface ScreenSetup {
+  readonly client: Client;
+  readonly projectId: string;
+  readonly projectTitle: string;
+  readonly medium: MediumRef;
+  readonly page: PageInfo;
+  readonly pages: readonly PageInfo[];
+  readonly previewAction: string;
+  readonly csrfToken: string;
+  readonly accountName: string;
+}
+
+/**
+ * Everything the editor's parts share: the state (model), what a person can do (actions), the
+ * preview frame, and the screen's own view state (device, which panel, the overlay's tick).
+ */
+export class EditorScreen {
+  readonly model = new EditorModel();
+  readonly actions = new EditorActions(this.model);
+  readonly devices: readonly Device[];
+  readonly device = signal<Device>(null as unknown as Device);
+  /** Bumped whenever the preview scrolled, resized or was redrawn: the overlay follows. */
+  readonly tick = signal(0);
+  /** The tree row to focus after the next render (keyboard navigation, after an action). */
+  readonly focusRow = signal<ElementHandle | null>(null);
+  readonly collapsed = signal<ReadonlySet<ElementHandle>>(new Set());
+  frame: PreviewFrame | null = null;
+  /** Saves the draft (set by the editor's lifecycle, which knows the folder and the server). */
+  save: () => Promise<void> = () => Promise.resolve();
+  /** Status line of the lock: who edits, since when. */
+  readonly lockLine = signal<string>('Taking the lock…');
+  /** A stale draft found on opening: what the person chooses to do with it. */
+  readonly stale = signal<StaleDraft | null>(null);
+
+  constructor(readonly setup: ScreenSetup) {
+    this.devices = devicesFor(setup.medium);
+    this.device.value = this.devices[0]!;
+  }
+
+  /** Edits the element's text in the preview (double-click, or Enter on the selection). */
+  startEditing(handle: ElementHandle): void {
+    if (!this.model.editable.peek()) {
+      this.model.say('This page is read-only here.', 'info', 'canvas');
+      return;
+    }
+    this.select(handle);
+    if (this.frame?.startEditing(handle)) this.model.editingText.value = handle;
+  }
+
+  /**
+   * After an action, focus never falls to <body>: when the focused element went away (a removed
+   * row, a closed panel), the tree takes it back on the selected row.
+   */
+  keepFocus(): void {
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    this.focusRow.value = this.model.selection.peek();
+    if (!this.model.selection.peek()) document.querySelector<HTMLElement>('[role="tree"]')?.focus();
+  }
+
+  /** Chooses an element: the tree and the preview show it, and actions aim at it. */
+  select(handle: ElementHandle | null, options: { reveal?: boolean; focusTree?: boolean } = {}) {
+    this.model.selection.value = handle;
+    if (handle && options.reveal !== false) this.frame?.reveal(handle);
+    if (handle && options.focusTree) this.focusRow.value = handle;
+  }
+}

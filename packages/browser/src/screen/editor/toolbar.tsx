@@ -1,0 +1,106 @@
+import type { EditorScreen } from './screen.js';
+import { NoticeAt } from './notice.js';
+
+/** Undo, Redo, Save, the element actions and the device frames, above the canvas. */
+export function Toolbar({ screen }: { screen: EditorScreen }) {
+  const { model, actions } = screen;
+  const draft = model.draft.value;
+  void model.version.value;
+  const editable = model.editable.value;
+  const busy = model.busy.value !== null;
+  const selected = model.selection.value !== null;
+  const saveWhy = model.saving.value
+    ? 'Saving…'
+    : model.conflicted.value
+      ? 'This draft cannot be saved: someone saved the page meanwhile.'
+      : draft && !draft.canUndo
+        ? 'Nothing to save: no change since the saved page.'
+        : !draft
+          ? 'Read-only.'
+          : '';
+  const act = (action: () => Promise<unknown>) => () =>
+    void action().then(() => screen.keepFocus());
+  return (
+    <div class="toolbar editor-toolbar" role="toolbar" aria-label="Page">
+      <div class="tool-group">
+        <button
+          type="button"
+          disabled={!editable || busy || !draft?.canUndo}
+          onClick={act(() => actions.step('undo'))}
+          title="Undo (Ctrl+Z)"
+        >
+          Undo
+        </button>
+        <button
+          type="button"
+          disabled={!editable || busy || !draft?.canRedo}
+          onClick={act(() => actions.step('redo'))}
+          title="Redo (Ctrl+Shift+Z)"
+        >
+          Redo
+        </button>
+        <button
+          type="button"
+          class="primary"
+          disabled={saveWhy !== ''}
+          title={saveWhy || 'Save (Ctrl+S)'}
+          aria-describedby="save-state"
+          onClick={act(() => screen.save())}
+        >
+          Save
+        </button>
+        <span id="save-state" class="hint">
+          {saveWhy === 'Read-only.' ? '' : saveWhy}
+        </span>
+      </div>
+      <div class="tool-group" aria-label="Selected element">
+        <button
+          type="button"
+          disabled={!editable || !selected || busy}
+          onClick={act(() => actions.shift('up'))}
+          title="Move up (Alt+↑)"
+        >
+          Move up
+        </button>
+        <button
+          type="button"
+          disabled={!editable || !selected || busy}
+          onClick={act(() => actions.shift('down'))}
+          title="Move down (Alt+↓)"
+        >
+          Move down
+        </button>
+        <button
+          type="button"
+          disabled={!editable || !selected || busy}
+          onClick={act(() => actions.duplicate())}
+          title="Duplicate (Ctrl+D)"
+        >
+          Duplicate
+        </button>
+        <button
+          type="button"
+          class="danger-button"
+          disabled={!editable || !selected || busy}
+          onClick={act(() => actions.remove())}
+          title="Remove (Delete)"
+        >
+          Remove
+        </button>
+      </div>
+      <div class="tool-group devices" role="group" aria-label="Preview size">
+        {screen.devices.map((device) => (
+          <button
+            key={device.id}
+            type="button"
+            aria-pressed={screen.device.value.id === device.id ? 'true' : 'false'}
+            onClick={() => (screen.device.value = device)}
+          >
+            {device.label}
+          </button>
+        ))}
+      </div>
+      <NoticeAt model={model} place="toolbar" />
+    </div>
+  );
+}
