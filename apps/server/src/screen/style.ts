@@ -97,6 +97,8 @@ dialog.ask h2 { overflow-wrap: anywhere; }
 dialog.ask .toolbar { justify-content: flex-end; margin-bottom: 0; }
 dialog.ask .entry { border-left: 3px solid var(--line); padding-left: .6rem; }
 .issued input { max-width: 100%; }
+time { white-space: nowrap; }
+#rename-title { width: 32rem; }
 @media (max-width: 40rem) {
   main { padding: .75rem .75rem 2rem; }
   h1 { font-size: 1.35rem; }
@@ -110,6 +112,7 @@ dialog.ask .entry { border-left: 3px solid var(--line); padding-left: .6rem; }
   table.stack, table.stack tbody, table.stack tr, table.stack td { display: block; width: 100%; }
   table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden;
     clip: rect(0 0 0 0); }
+  table.stack caption { display: block; }
   table.stack tr { border-bottom: 1px solid var(--line); padding: .4rem 0; }
   table.stack td { border: 0; padding: .15rem 0; }
   table.stack td[data-label] { position: relative; padding-left: 7.5rem; min-height: 1.6rem; }

@@ -238,7 +238,7 @@ function confirmationRow(c: Confirmation): Row {
         {
           href: within(c.download_url),
           download: `version-${c.version}.zip`,
-          'aria-label': `Download version ${c.version}`,
+          'aria-label': `Download version ${c.version} as ZIP`,
         },
         'ZIP',
       ),
