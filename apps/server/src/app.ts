@@ -28,7 +28,9 @@ export interface GalleyApp {
   app: Express;
   deps: Deps;
   registries: { v1: ApiRegistry; v2: ApiRegistry };
-  /** Runs the routers' close hooks (the store is closed by whoever opened it). */
+  /** Ends the answers that stay open (event streams): the server is stopping. */
+  stop(): Promise<void>;
+  /** `stop`, then the routers' close hooks (the store is closed by whoever opened it). */
   close(): Promise<void>;
 }
 
@@ -40,7 +42,15 @@ export function createApp(options: AppOptions): GalleyApp {
   const { store, clock, config } = options;
   const logger = options.logger ?? createLogger(config.logLevel);
   const closeHooks: Array<() => void | Promise<void>> = [];
-  const deps: Deps = { store, clock, config, logger, onClose: (fn) => void closeHooks.push(fn) };
+  const stopHooks: Array<() => void | Promise<void>> = [];
+  const deps: Deps = {
+    store,
+    clock,
+    config,
+    logger,
+    onClose: (fn) => void closeHooks.push(fn),
+    onStop: (fn) => void stopHooks.push(fn),
+  };
   const registries = {
     v1: new ApiRegistry(
       { title: 'Galley editing interface', version: '1' },
@@ -89,11 +99,16 @@ export function createApp(options: AppOptions): GalleyApp {
   );
   app.use(errorHandler(logger));
 
+  const stop = async () => {
+    for (const hook of stopHooks.splice(0).reverse()) await hook();
+  };
   return {
     app,
     deps,
     registries,
+    stop,
     close: async () => {
+      await stop();
       for (const hook of closeHooks.reverse()) await hook();
     },
   };

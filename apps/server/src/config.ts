@@ -27,6 +27,8 @@ export interface ServerConfig {
    * process behind one address so a pass issued by one is accepted by the others.
    */
   previewSecret: string | null;
+  /** Page event streams (`GET /api/v1/pages/{page}/events`) one account may have open at once. */
+  eventStreamsPerAccount: number;
 }
 
 export class ConfigError extends Error {
@@ -59,6 +61,7 @@ const EnvSchema = z.object({
     )
     .optional(),
   GALLEY_PREVIEW_SECRET: z.string().min(32, 'at least 32 characters').optional(),
+  GALLEY_EVENT_STREAMS_PER_ACCOUNT: number(1).default(16),
   GALLEY_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
@@ -93,6 +96,7 @@ export function loadConfig(
     trustProxy: e.GALLEY_TRUST_PROXY ?? false,
     logLevel: e.GALLEY_LOG_LEVEL,
     previewSecret: e.GALLEY_PREVIEW_SECRET ?? null,
+    eventStreamsPerAccount: e.GALLEY_EVENT_STREAMS_PER_ACCOUNT,
     ...withoutUndefined(overrides),
     ...(overrides.dataDir ? { dataDir: resolve(overrides.dataDir) } : {}),
   };

@@ -12,6 +12,11 @@ export interface Deps {
   logger: Logger;
   /** Registers work to do when the server closes (stop sweepers, flush caches). */
   onClose(fn: () => void | Promise<void>): void;
+  /**
+   * Registers work to do as soon as the server stops taking requests, before it waits for the
+   * open ones to finish: end answers that would otherwise stay open (event streams).
+   */
+  onStop(fn: () => void | Promise<void>): void;
 }
 
 /** Deps of an interface router (v1, v2): its routes are declared in its own OpenAPI registry. */

@@ -30,8 +30,8 @@ export interface RunningServer {
   app: GalleyApp;
   server: Server;
   /**
-   * Stops accepting, ends idle connections, lets open requests finish (their answers close their
-   * connections; cut after 20 s), runs close hooks.
+   * Stops accepting, ends idle connections and event streams, lets open requests finish (their
+   * answers close their connections; cut after 20 s), runs close hooks.
    */
   close(): Promise<void>;
 }
@@ -72,7 +72,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     server,
     close: () =>
       (closing ??= (async () => {
-        await stopping();
+        const drained = stopping();
+        // Answers that never end by themselves (event streams) end now, so the drain can.
+        await galley.stop();
+        await drained;
         await galley.close();
       })()),
   };

@@ -41,6 +41,8 @@ export interface Call {
   url: string;
   body?: Body;
   headers?: Record<string, string>;
+  /** Aborts the request, or the reading of its answer. */
+  signal?: AbortSignal;
 }
 
 const writes = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -68,6 +70,7 @@ export function transport(options: ClientOptions) {
       headers,
       body,
       credentials: 'same-origin',
+      ...(call.signal ? { signal: call.signal } : {}),
     });
     if (!response.ok) throw await toError(response);
     return response;
@@ -83,6 +86,8 @@ export function transport(options: ClientOptions) {
       const response = await send(call);
       return { bytes: new Uint8Array(await response.arrayBuffer()), headers: response.headers };
     },
+    /** The answer itself, its body unread (a stream); a refusal throws as the others do. */
+    response: send,
   };
 }
 

@@ -14,3 +14,4 @@ export function createClient(options: ClientOptions) {
   };
 }
 export type GalleyClient = ReturnType<typeof createClient>;
+export { readEventStream, type ServerSentEvent } from './event-stream.js';

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { v1 } from '@galley/core';
+import { readEventStream } from './event-stream.js';
 import type { transport } from './http.js';
 import { type Binary, withQuery } from './http.js';
 
@@ -7,6 +8,29 @@ type Out<T extends z.ZodType> = z.output<T>;
 type In<T extends z.ZodType> = z.input<T>;
 type Transport = ReturnType<typeof transport>;
 type Zip = Uint8Array | Blob;
+type PageEvent = Out<typeof v1.PageEvent>;
+const PAGE_EVENTS = new Set<string>(['lock', 'draft', 'saved']);
+
+/**
+ * The events of a page's stream, parsed (`data` as JSON), until the stream ends or `signal`
+ * aborts it; events of kinds this client does not know are skipped.
+ */
+async function* pageEventStream(
+  http: Transport,
+  url: string,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<PageEvent> {
+  const response = await http.response({
+    method: 'GET',
+    url,
+    headers: { accept: 'text/event-stream' },
+    ...(signal ? { signal } : {}),
+  });
+  if (!response.body) return;
+  for await (const { event, data } of readEventStream(response.body)) {
+    if (PAGE_EVENTS.has(event)) yield { event, data: JSON.parse(data) as unknown } as PageEvent;
+  }
+}
 
 function zipForm(zip: Zip): FormData {
   const form = new FormData();
@@ -85,9 +109,28 @@ export function editingApi(http: Transport, baseUrl: string) {
         body: { json: body },
       }),
     unlock: (id: string) => http.json<void>({ method: 'DELETE', url: `${project(id)}/lock` }),
+    /** The lock in force (who is editing, since when), or `{lock: null}`; any member. */
+    getLock: (id: string) =>
+      http.json<Out<typeof v1.LockState>>({ method: 'GET', url: `${project(id)}/lock` }),
 
     openDraft: (pageId: string) =>
       http.json<Out<typeof v1.DraftAnswer>>({ method: 'GET', url: `${page(pageId)}/draft` }),
+    /** The operations in effect of this client's open draft (404 `no_draft` without one). */
+    draftLog: (pageId: string) =>
+      http.json<Out<typeof v1.DraftLogAnswer>>({ method: 'GET', url: `${page(pageId)}/draft/log` }),
+    /** The page's HTML as saved at `revision` (any member). */
+    pageRevision: (pageId: string, revision: number) =>
+      http.json<Out<typeof v1.PageRevision>>({
+        method: 'GET',
+        url: `${page(pageId)}/revisions/${revision}`,
+      }),
+    /**
+     * Live changes of the page (`lock`, `draft`, `saved` events) as an async iterator; it ends
+     * when the server ends the stream, or throws when `signal` aborts it. A refusal (404, 429)
+     * throws GalleyApiError at the first step.
+     */
+    pageEvents: (pageId: string, options: { signal?: AbortSignal } = {}) =>
+      pageEventStream(http, `${page(pageId)}/events`, options.signal),
     discardDraft: (pageId: string) =>
       http.json<void>({ method: 'DELETE', url: `${page(pageId)}/draft` }),
     applyOperation: (pageId: string, body: In<typeof v1.OperationRequest>) =>

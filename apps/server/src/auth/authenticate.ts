@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
 import type { Store } from '@galley/store';
 import type { Deps } from '../deps.js';
@@ -41,6 +41,20 @@ function sentTwice(rawHeaders: string[], name: string): boolean {
     if (header.length === name.length && header.toLowerCase() === name && ++seen > 1) return true;
   }
   return false;
+}
+
+/**
+ * Whether the request's credentials (its bearer token or session cookie) still prove the same
+ * account: an answer that stays open (an event stream) asks again from time to time, so a
+ * revoked token or an ended session stops it.
+ */
+export async function stillAuthenticated(
+  store: Store,
+  req: Request,
+  accountNumber: number,
+): Promise<boolean> {
+  const state = await resolveAuth(store, req.get('authorization'), req.get('cookie'));
+  return state.ok && state.auth.account.accountNumber === accountNumber;
 }
 
 async function resolveAuth(

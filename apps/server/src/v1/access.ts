@@ -31,6 +31,18 @@ export async function projectFor(
   return { ...access, auth };
 }
 
+/** The caller's page (any revision's) and its project: 404 when absent or not a member. */
+export async function pageFor(
+  ctx: V1Context,
+  req: Request,
+  pageId: string,
+): Promise<PageAccess & { auth: AuthContext }> {
+  const auth = authOf(req);
+  const access = await ctx.store.projects.pageAccess(pageId, auth.account.accountNumber);
+  if (!access) throw v1Problem('not_found', 'No such page.');
+  return { ...access, auth };
+}
+
 /** What a page-editing request decides on, after the refusals every one of them shares. */
 export interface Editing {
   access: PageAccess & { auth: AuthContext };

@@ -1,8 +1,11 @@
 import type { Clock, Store } from '@galley/store';
 import type { DraftService } from './services/draft-service.js';
+import type { EditingSignals } from './services/editing-signals.js';
 import type { FolderFiles } from './services/folder-files.js';
+import type { PageEvents } from './services/page-events.js';
 import type { ProjectChanges } from './services/project-changes.js';
 import type { RevisionStates } from './services/revision-states.js';
+import type { SavedPages } from './services/saved-pages.js';
 import type { Urls } from './urls.js';
 
 /** What the editing interface's routes are built on. */
@@ -14,6 +17,9 @@ export interface V1Context {
   files: FolderFiles;
   changes: ProjectChanges;
   drafts: DraftService;
+  pages: SavedPages;
+  signals: EditingSignals;
+  events: PageEvents;
   /** Largest JSON body accepted (413 beyond). */
   jsonLimitBytes: number;
   /** Largest folder ZIP accepted (413 beyond, counted while streaming). */

@@ -12,12 +12,16 @@ import { folderRoutes } from './routes/folder.js';
 import { historyRoutes } from './routes/history.js';
 import { lockRoutes } from './routes/lock.js';
 import { memberRoutes } from './routes/members.js';
+import { pageRoutes } from './routes/pages.js';
 import { projectRoutes } from './routes/projects.js';
 import { DraftService } from './services/draft-service.js';
+import { EditingSignals } from './services/editing-signals.js';
 import { FolderFiles } from './services/folder-files.js';
+import { PageEvents } from './services/page-events.js';
 import { ProjectChanges } from './services/project-changes.js';
 import { RevisionStates } from './services/revision-states.js';
 import { SaveService } from './services/save-service.js';
+import { SavedPages } from './services/saved-pages.js';
 import { Urls } from './urls.js';
 
 const MiB = 1024 * 1024;
@@ -39,8 +43,19 @@ export function v1Router(deps: ApiDeps, memory: V1Memory = defaultV1Memory): Rou
   const { store, clock, config } = deps;
   const files = new FolderFiles(store, memory.fileBytes);
   const states = new RevisionStates(store, memory.stateBytes);
-  const changes = new ProjectChanges(store, states, files);
-  const drafts = new DraftService({ store, states, files, cacheBytes: memory.draftBytes });
+  const signals = new EditingSignals();
+  const changes = new ProjectChanges({ store, states, files, signals });
+  const drafts = new DraftService({ store, states, files, signals, cacheBytes: memory.draftBytes });
+  const pages = new SavedPages(states, files);
+  const events = new PageEvents({
+    store,
+    drafts,
+    pages,
+    signals,
+    logger: deps.logger,
+    maxStreamsPerAccount: config.eventStreamsPerAccount,
+  });
+  deps.onStop(() => events.close());
   const ctx: V1Context = {
     store,
     clock,
@@ -49,6 +64,9 @@ export function v1Router(deps: ApiDeps, memory: V1Memory = defaultV1Memory): Rou
     files,
     changes,
     drafts,
+    pages,
+    signals,
+    events,
     jsonLimitBytes: config.jsonLimitBytes,
     maxZipBytes: defaultZipLimits.maxArchiveBytes,
   };
@@ -62,5 +80,6 @@ export function v1Router(deps: ApiDeps, memory: V1Memory = defaultV1Memory): Rou
   lockRoutes(api, ctx);
   historyRoutes(api, ctx);
   confirmationRoutes(api, ctx);
+  pageRoutes(api, ctx);
   return api.router;
 }

@@ -10,6 +10,7 @@ import type {
   MemberRecord,
   ProjectAccess,
   RevisionState,
+  UnsavedDraftRecord,
 } from './store-types.js';
 import type { Urls } from './urls.js';
 
@@ -35,10 +36,10 @@ export function projectBody(urls: Urls, { project, role }: ProjectAccess): Out<t
   };
 }
 
-export function pageItems(
-  state: RevisionState,
-  pageIds: ReadonlyMap<string, string>,
-): Out<typeof v1.Page>[] {
+type PageItem = Omit<Out<typeof v1.Page>, 'unsaved_draft'>;
+
+/** The page list of a revision, in project.json order (see `withUnsavedDrafts`). */
+export function pageItems(state: RevisionState, pageIds: ReadonlyMap<string, string>): PageItem[] {
   return state.pages.map((page) => {
     const file = state.manifest.get(page.file);
     return {
@@ -49,6 +50,26 @@ export function pageItems(
       size: file?.size ?? 0,
       sha256: file?.sha256 ?? '',
       revision: file?.revision ?? state.revision,
+    };
+  });
+}
+
+/** Page list items with their `unsaved_draft` (by page id; absent: null). */
+export function withUnsavedDrafts(
+  items: readonly PageItem[],
+  unsaved: ReadonlyMap<string, UnsavedDraftRecord>,
+): Out<typeof v1.Page>[] {
+  return items.map((item) => {
+    const draft = unsaved.get(item.id);
+    return {
+      ...item,
+      unsaved_draft: draft
+        ? {
+            by: { name: draft.byName },
+            base_revision: draft.baseRevision,
+            updated_at: draft.updatedAt,
+          }
+        : null,
     };
   });
 }
@@ -71,6 +92,11 @@ export function lockBody(lock: LockRecord): Out<typeof v1.Lock> {
     expires_at: lock.expiresAt,
     ttl_seconds: LOCK_TTL_SECONDS,
   };
+}
+
+/** GET lock (and the `lock` event of a page's stream): the lock in force, or null. */
+export function lockState(lock: LockRecord | null): Out<typeof v1.LockState> {
+  return { lock: lock ? lockBody(lock) : null };
 }
 
 /** The `lock` of a 423: who holds it and until when. */

@@ -5,6 +5,8 @@ import { HttpProblem } from '../http/problem.js';
 export const V1_PROBLEMS = {
   not_found: [404, 'Not found'],
   no_confirmation: [404, 'No confirmed version yet'],
+  no_draft: [404, 'No open draft'],
+  no_revision: [404, 'No such revision of the page'],
   forbidden: [403, 'Not allowed with this role'],
   owner_required: [403, 'Only an owner may do this'],
   confirmation_requires_person: [403, 'Only a person on the editing screen may confirm'],
@@ -20,6 +22,8 @@ export const V1_PROBLEMS = {
   draft_unusable: [409, 'The draft can no longer be rebuilt'],
   commit_id_reused: [409, 'The commit_id belongs to another save'],
   project_busy: [503, 'Other changes of the project came first'],
+  too_many_streams: [429, 'Too many event streams'],
+  stopping: [503, 'The server is stopping'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type V1ProblemCode = keyof typeof V1_PROBLEMS;

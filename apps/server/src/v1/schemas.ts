@@ -27,3 +27,4 @@ export const VersionParams = z.object({
   version: NumberParam,
 });
 export const ConfirmationParams = z.object({ id: ProjectId, confirmation: ConfirmationId });
+export const PageRevisionParams = z.object({ page: PageId, revision: NumberParam });

@@ -20,5 +20,8 @@ export type LockHolder = Parameters<Repo['projectLocks']['release']>[1];
 export type LockKind = LockRecord['kind'];
 export type DraftRecord = Result<Repo['drafts']['find']>;
 export type DraftEvent = Parameters<Repo['drafts']['append']>[1];
+export type PageWatch = Result<Repo['drafts']['watch']>;
+export type UnsavedDraftRecord =
+  Awaited<ReturnType<Repo['drafts']['unsaved']>> extends ReadonlyMap<string, infer U> ? U : never;
 export type MemberRecord = Result<Repo['projectMembers']['list']>[number];
 export type ConfirmationRecord = Result<Repo['confirmations']['latest']>;

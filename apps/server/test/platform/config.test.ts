@@ -13,6 +13,7 @@ describe('settings', () => {
       trustProxy: false,
       logLevel: 'info',
       previewSecret: null,
+      eventStreamsPerAccount: 16,
     });
   });
 
@@ -38,6 +39,7 @@ describe('settings', () => {
       ['GALLEY_SESSION_TTL_SECONDS', '59'],
       ['GALLEY_DATABASE_URL', 'mysql://x@127.0.0.1/db'],
       ['GALLEY_PREVIEW_SECRET', 'short'],
+      ['GALLEY_EVENT_STREAMS_PER_ACCOUNT', '0'],
       ['GALLEY_LOG_LEVEL', 'loud'],
     ] as const) {
       let refused: unknown;

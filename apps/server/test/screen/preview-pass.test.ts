@@ -58,7 +58,7 @@ describeStores('the preview’s saved files over HTTP', (t) => {
       headers: { cookie: session.cookie },
     });
     expect(editor.status).toBe(200);
-    const base = /data-base="([^"]+)"/.exec(await editor.text())![1]!;
+    const base = /data-preview-base="([^"]+)"/.exec(await editor.text())![1]!;
     expect(base).toMatch(/^\/projects\/prj_[0-9a-z]+\/preview\/\d+\.[A-Za-z0-9_-]{43}\/$/);
     return { ...session, base };
   }

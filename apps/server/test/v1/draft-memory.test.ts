@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock, openStore } from '@galley/store';
 import type { Store } from '@galley/store';
 import { DraftService } from '../../src/v1/services/draft-service.js';
+import { EditingSignals } from '../../src/v1/services/editing-signals.js';
 import { FolderFiles } from '../../src/v1/services/folder-files.js';
 import { WeightedLru } from '../../src/weighted-lru.js';
 import { ProjectChanges } from '../../src/v1/services/project-changes.js';
@@ -63,18 +64,20 @@ describe('drafts without room in memory', () => {
     const { account } = created;
     const files = new FolderFiles(store, 1 << 20);
     const states = new RevisionStates(store, 1 << 20);
-    const project = await new ProjectChanges(store, states, files).create(account, projectFolder());
+    const signals = new EditingSignals();
+    const changes = new ProjectChanges({ store, states, files, signals });
+    const project = await changes.create(account, projectFolder());
     const pageId = (await store.projectRevisions.pageIds(project.id)).get('index.html')!;
     const access = { project, role: 'owner' as const, page: { id: pageId, file: 'index.html' } };
-    return { account, files, states, pageId, access };
+    return { account, files, states, signals, pageId, access };
   }
 
   it('rebuilds every draft from the store and answers like the one kept in memory', async () => {
-    const { account, files, states, pageId, access } = await ownedProject('a@example.org');
+    const { account, files, states, signals, pageId, access } = await ownedProject('a@example.org');
 
     // Two services on one store: one remembers drafts, the other has no room for any.
-    const roomy = new DraftService({ store, states, files, cacheBytes: 1 << 26 });
-    const cramped = new DraftService({ store, states, files, cacheBytes: 1 });
+    const roomy = new DraftService({ store, states, files, signals, cacheBytes: 1 << 26 });
+    const cramped = new DraftService({ store, states, files, signals, cacheBytes: 1 });
     const steps = [
       { kind: 'insert', parent: '#list', html: '<li id="two">Two</li>' },
       { kind: 'move', target: '#two', parent: '@0', before: '#top' },
@@ -132,11 +135,11 @@ describe('drafts without room in memory', () => {
   });
 
   it('weighs the history too: a draft that outgrows the bound leaves memory, and goes on', async () => {
-    const { account, files, states, pageId, access } = await ownedProject('b@example.org');
+    const { account, files, states, signals, pageId, access } = await ownedProject('b@example.org');
     const holder = { accountNumber: account.accountNumber, client: 'growing' };
     const read = () => store.drafts.find(pageId, holder);
 
-    const probe = new DraftService({ store, states, files, cacheBytes: 1 << 26 });
+    const probe = new DraftService({ store, states, files, signals, cacheBytes: 1 << 26 });
     let token = (await probe.open(access, holder, null)).draft_token;
     const opened = probe.heldBytes;
     const small = { kind: 'insert', parent: '#list', html: '<li>x</li>' } as const;
@@ -151,6 +154,7 @@ describe('drafts without room in memory', () => {
       store,
       states,
       files,
+      signals,
       cacheBytes: opened + 4 * perSmallOperation,
     });
     await service.open(access, holder, await read());

@@ -74,6 +74,7 @@ describe('creating projects', () => {
       size: index.byteLength,
       sha256: createHash('sha256').update(index).digest('hex'),
       revision: 1,
+      unsaved_draft: null,
     });
     // An empty project.json title falls back to the page's <title>.
     expect(pages.body.pages[1]).toMatchObject({ file: 'about.html', title: 'About us' });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CheckReport } from '../report/violation.js';
 import { controlCharacterOf } from '../checks/rules/text.js';
 import { MediumRef } from '../media/catalog.js';
-import { OperationRequest, OperationResult, OutlineEntry } from '../draft/schema.js';
+import { Operation, OperationRequest, OperationResult, OutlineEntry } from '../draft/schema.js';
 import { Sha256, StoredNumber, Timestamp, Uuid } from './common.js';
 
 export const Role = z.enum(['owner', 'editor', 'viewer']);
@@ -59,6 +59,20 @@ export const RenameProject = z.strictObject({ title: ProjectTitle });
 /** 422 body of a folder that fails the contract (or a plain site that cannot be converted). */
 export const FolderCheckFailure = CheckReport;
 
+/** Who is named as the author of something: a person's (or a token's account's) name. */
+const ByName = z.object({ name: z.string() });
+
+/**
+ * A page's unsaved changes: the most recently changed open draft of the page with at least one
+ * operation in effect (its undo stack is not empty), by whom, on which revision, changed when.
+ */
+export const UnsavedDraft = z.object({
+  by: ByName,
+  base_revision: z.number().int(),
+  updated_at: Timestamp,
+});
+export type UnsavedDraft = z.infer<typeof UnsavedDraft>;
+
 export const Page = z.object({
   id: z.string(),
   file: z.string(),
@@ -67,6 +81,8 @@ export const Page = z.object({
   size: z.number().int(),
   sha256: Sha256,
   revision: z.number().int(),
+  /** Null when no open draft of the page has an operation in effect. */
+  unsaved_draft: UnsavedDraft.nullable(),
 });
 export const PageList = z.object({ pages: z.array(Page), next_page_url: z.string().nullable() });
 
@@ -85,12 +101,15 @@ export const PutLock = z.strictObject({ kind: LockKind, label: z.string().max(20
 export const Lock = z.object({
   kind: LockKind,
   label: z.string(),
-  holder: z.object({ name: z.string() }),
+  holder: ByName,
   acquired_at: Timestamp,
   expires_at: Timestamp,
   ttl_seconds: z.number().int(),
 });
 export const LockAnswer = z.object({ lock: Lock });
+/** GET /projects/{id}/lock (and the `lock` event of a page's stream): the lock in force, or null. */
+export const LockState = z.object({ lock: Lock.nullable() });
+export type LockState = z.infer<typeof LockState>;
 /** The `lock` of a 423 answer: who holds it and until when. */
 export const HeldLock = Lock.pick({ kind: true, label: true, holder: true, expires_at: true });
 
@@ -128,13 +147,59 @@ export const OperationAnswer = z.object({
 });
 export type OperationAnswer = z.infer<typeof OperationAnswer>;
 
+/** GET /pages/{page}/revisions/{revision}: the page's HTML as saved at that revision. */
+export const PageRevision = z.object({
+  page: PageRef,
+  revision: z.number().int(),
+  html: z.string(),
+});
+export type PageRevision = z.infer<typeof PageRevision>;
+
+/**
+ * GET /pages/{page}/draft/log: the operations in effect (applied, not undone) of the caller's
+ * open draft, oldest first, and the revision they apply to.
+ */
+export const DraftLogAnswer = z.object({
+  base_revision: z.number().int(),
+  operations: z.array(Operation),
+});
+export type DraftLogAnswer = z.infer<typeof DraftLogAnswer>;
+
+/**
+ * The `draft` event of a page's stream: the lock holder's draft of the page as it now is.
+ * `sequence` numbers the draft's changes (0: no change since it was opened on `base_revision`,
+ * which is also what a discarded draft is answered as, with the saved page's HTML).
+ */
+export const DraftEventData = z.object({
+  sequence: z.number().int(),
+  base_revision: z.number().int(),
+  html: z.string(),
+  by: ByName,
+});
+export type DraftEventData = z.infer<typeof DraftEventData>;
+
+/** The `saved` event of a page's stream: the project's saved revision moved to `revision`. */
+export const SavedEventData = z.object({ revision: z.number().int() });
+export type SavedEventData = z.infer<typeof SavedEventData>;
+
+/**
+ * One event of GET /pages/{page}/events (`text/event-stream`): its `event:` line names it, and its
+ * `data:` line is `data` as JSON.
+ */
+export const PageEvent = z.discriminatedUnion('event', [
+  z.object({ event: z.literal('lock'), data: LockState }),
+  z.object({ event: z.literal('draft'), data: DraftEventData }),
+  z.object({ event: z.literal('saved'), data: SavedEventData }),
+]);
+export type PageEvent = z.infer<typeof PageEvent>;
+
 export const HistoryKind = z.enum(['create', 'save', 'title', 'folder', 'undo', 'redo']);
 export const HistoryEntry = z.object({
   revision: z.number().int(),
   kind: HistoryKind,
   page: PageRef.optional(),
   summary: z.string(),
-  by: z.object({ name: z.string() }),
+  by: ByName,
   at: Timestamp,
   commit_id: z.string().optional(),
 });
@@ -157,7 +222,7 @@ export const Confirmation = z.object({
   sha256: Sha256,
   note: z.string().nullable(),
   confirmed_at: Timestamp,
-  confirmed_by: z.object({ name: z.string() }),
+  confirmed_by: ByName,
   download_url: z.string(),
   has_unconfirmed_changes: z.boolean(),
 });

@@ -5,6 +5,7 @@ import * as projects from './002_projects.js';
 import * as assets from './003_assets.js';
 import * as requestKeyLeases from './004_request_key_leases.js';
 import * as keptContents from './005_kept_contents.js';
+import * as draftEventState from './006_draft_event_state.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': accounts,
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '003_assets': assets,
   '004_request_key_leases': requestKeyLeases,
   '005_kept_contents': keptContents,
+  '006_draft_event_state': draftEventState,
 };

@@ -45,6 +45,27 @@ export interface DraftEvent {
   operation?: unknown;
   fingerprint?: string;
   answer?: unknown;
+  /** Whether the draft has an operation to undo after this event (its undo stack). */
+  canUndo?: boolean;
+}
+
+/** A page's newest open draft with an operation in effect: who, on which base, since when. */
+export interface UnsavedDraft {
+  byName: string;
+  baseRevision: number;
+  updatedAt: string;
+}
+
+/**
+ * What a live view of a page follows: the project's revision, the lock in force, and the lock
+ * holder's open draft of the page (null without a lock or a draft).
+ */
+export interface PageWatch {
+  projectId: string;
+  revision: number;
+  file: string;
+  lock: LockRecord | null;
+  draft: DraftRecord | null;
 }
 
 /** The columns of a draft and its newest event, as every draft read selects them. */
@@ -76,6 +97,8 @@ interface LockColumns {
   lock_expires_at: string | null;
   lock_holder: string | null;
 }
+
+type LockRow = LockColumns & { id: string };
 
 type EditingRow = ProjectsTable &
   Pick<ProjectMembersTable, 'role'> & { file: string } & LockColumns &
@@ -237,10 +260,12 @@ export class DraftsRepository {
     try {
       await relaxedWrite(
         this.#scope,
-        sql`insert into draft_events (draft_id, seq, kind, operation, token, fingerprint, answer)
+        sql`insert into draft_events
+            (draft_id, seq, kind, operation, token, fingerprint, answer, at, can_undo)
           values (${draft.id}, ${seq}, ${event.kind},
             ${event.operation === undefined ? null : JSON.stringify(event.operation)},
-            ${event.token}, ${fingerprint}, ${answer})`.compile(this.#scope.db),
+            ${event.token}, ${fingerprint}, ${answer}, ${isoTime(this.#scope.clock.now())},
+            ${event.canUndo === undefined ? null : Number(event.canUndo)})`.compile(this.#scope.db),
         (rowsWritten) => {
           const write = { rowsWritten, rows: 1 };
           // A draft's event changes no project access; of editing reads, only the draft's own.
@@ -297,6 +322,68 @@ export class DraftsRepository {
       .execute();
   }
 
+  /**
+   * Of each page in `pageIds` (of one project), the most recently changed open draft whose undo
+   * stack is not empty (its newest event after the base left an operation in effect), in one
+   * read. A draft with no event since its base (just opened, or just saved) has none. Events
+   * written before this was recorded count as in effect when they are operations.
+   */
+  async unsaved(projectId: string, pageIds: readonly string[]): Promise<Map<string, UnsavedDraft>> {
+    const found = new Map<string, UnsavedDraft>();
+    if (pageIds.length === 0) return found;
+    const { rows } = await sql<{
+      page_id: string;
+      base_revision: number;
+      name: string;
+      updated_at: string;
+    }>`select d.page_id, d.base_revision, a.name, coalesce(e.at, d.created_at) as updated_at
+      from drafts d
+      join accounts a on a.account_number = d.account_number
+      ${latestEventJoin}
+      where d.project_id = ${projectId}
+        and d.page_id in (${sql.join([...new Set(pageIds)])})
+        and e.seq > d.base_seq
+        and coalesce(e.can_undo, case when e.kind = 'operation' then 1 else 0 end) = 1
+      order by updated_at desc, d.id`.execute(this.#scope.db);
+    for (const row of rows) {
+      if (found.has(row.page_id)) continue;
+      found.set(row.page_id, {
+        byName: row.name,
+        baseRevision: row.base_revision,
+        updatedAt: row.updated_at,
+      });
+    }
+    return found;
+  }
+
+  /** The page's project revision, its lock in force and the holder's draft of it, in one read. */
+  async watch(pageId: string): Promise<PageWatch | null> {
+    const now = isoTime(this.#scope.clock.now());
+    const { rows } = await sql<LockRow & DraftColumns & { revision: number; file: string }>`
+      select p.id, p.revision, pg.file,
+        l.account_number as lock_account, l.client as lock_client, l.kind as lock_kind,
+        l.label as lock_label, l.acquired_at as lock_acquired_at,
+        l.expires_at as lock_expires_at, a.name as lock_holder, ${DRAFT_COLUMNS}
+      from project_pages pg
+      join projects p on p.id = pg.project_id
+      left join project_locks l on l.project_id = p.id and l.expires_at > ${now}
+      left join accounts a on a.account_number = l.account_number
+      left join drafts d on d.page_id = pg.id and d.account_number = l.account_number
+        and d.client = l.client
+      ${latestEventJoin}
+      where pg.id = ${pageId}`.execute(this.#scope.db);
+    const row = rows[0];
+    if (!row) return null;
+    const lock = toLock(row);
+    return {
+      projectId: row.id,
+      revision: row.revision,
+      file: row.file,
+      lock,
+      draft: lock ? toDraft(row, pageId, lock) : null,
+    };
+  }
+
   async discard(draftId: string): Promise<boolean> {
     const result = await this.#scope.db
       .deleteFrom('drafts')
@@ -333,7 +420,7 @@ function toDraft(row: DraftColumns, pageId: string, holder: LockHolder): DraftRe
   };
 }
 
-function toLock(row: EditingRow): LockRecord | null {
+function toLock(row: LockRow): LockRecord | null {
   if (row.lock_account === null) return null;
   return {
     projectId: row.id,

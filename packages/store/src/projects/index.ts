@@ -40,7 +40,13 @@ export type {
   ReleaseResult,
 } from './locks-repository.js';
 export { isHeldBy } from './locks-repository.js';
-export type { DraftRecord, DraftEvent, EditingContext } from './drafts-repository.js';
+export type {
+  DraftRecord,
+  DraftEvent,
+  EditingContext,
+  PageWatch,
+  UnsavedDraft,
+} from './drafts-repository.js';
 export type { DraftLogRecord, EventKind } from './draft-events.js';
 export type { ConfirmationRecord } from './confirmations-repository.js';
 export type {

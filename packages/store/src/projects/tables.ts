@@ -104,6 +104,10 @@ export interface DraftEventsTable {
   token: string;
   fingerprint: string | null;
   answer: string | null;
+  /** When the event happened (null: written before this was recorded). */
+  at: string | null;
+  /** 1 when the draft had an operation to undo after the event, else 0 (null: not recorded). */
+  can_undo: number | null;
 }
 
 /** The answer of a save, kept so the same commit id answers the same again. */

@@ -66,6 +66,33 @@ export function draftRoutes(api: ApiRouter, ctx: V1Context, saves: SaveService):
 
   api.route(
     {
+      method: 'get',
+      path: '/pages/{page}/draft/log',
+      summary: 'The operations in effect of the caller’s open draft, to apply again elsewhere',
+      description:
+        'The operations applied and not undone, oldest first, and the revision the draft is ' +
+        'based on: what a stale draft needs to be applied again on a newer revision.',
+      tags,
+      editorClient: true,
+      params: PageParams,
+      responses: writeResponses({
+        200: { description: 'The draft’s operations in effect', schema: v1.DraftLogAnswer },
+        404: { description: 'No such page, or the caller has no open draft of it (`no_draft`)' },
+        409: { description: '`lock_required`' },
+      }),
+    },
+    async ({ req, res, params }) => {
+      const { access, lock, holder, draft } = await editing(req, params.page);
+      requireOwnLock(lock, holder);
+      const row = await ctx.drafts.newest(access, holder, draft);
+      if (!row) throw v1Problem('no_draft', 'This client has no open draft of the page.');
+      const operations = await ctx.drafts.operationsInEffect(row);
+      res.json({ base_revision: row.baseRevision, operations });
+    },
+  );
+
+  api.route(
+    {
       method: 'post',
       path: '/pages/{page}/operations',
       summary: 'Apply one operation to the draft (not checked; checks run at save)',

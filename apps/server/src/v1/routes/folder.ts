@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { ApiRouter } from '../../openapi/api-router.js';
 import { holderOf, projectFor, refuseForeignLock } from '../access.js';
 import type { V1Context } from '../context.js';
-import { pageItems, projectBody } from '../present.js';
+import { pageItems, projectBody, withUnsavedDrafts } from '../present.js';
 import { folderCheckFailed, v1Problem } from '../problems.js';
 import { ProjectParams, VersionParams } from '../schemas.js';
 import { intakeZip } from '../services/folder-state.js';
@@ -111,7 +111,11 @@ export function folderRoutes(api: ApiRouter, ctx: V1Context): void {
     {
       method: 'get',
       path: '/projects/{id}/pages',
-      summary: 'Pages of the current revision, in project.json order',
+      summary: 'Pages of the current revision, in project.json order, with unsaved drafts',
+      description:
+        '`unsaved_draft` names the most recently changed open draft of the page that has an ' +
+        'operation in effect (its undo stack is not empty): by whom, on which revision, changed ' +
+        'when; null when there is none.',
       tags,
       params: ProjectParams,
       query: PageQuery,
@@ -129,8 +133,13 @@ export function folderRoutes(api: ApiRouter, ctx: V1Context): void {
       const state = await ctx.states.get(project.id, revision);
       const items = pageItems(state, await ctx.store.projectRevisions.pageIds(project.id));
       const end = offset + per_page;
+      const shown = items.slice(offset, end);
+      const unsaved = await ctx.store.drafts.unsaved(
+        project.id,
+        shown.map((item) => item.id),
+      );
       res.json({
-        pages: items.slice(offset, end),
+        pages: withUnsavedDrafts(shown, unsaved),
         next_page_url: ctx.urls.nextPage(
           `/projects/${project.id}/pages`,
           per_page,

@@ -2,14 +2,32 @@ import { v1 } from '@galley/core';
 import type { ApiRouter } from '../../openapi/api-router.js';
 import { holderOf, lockHeld, projectFor, refuseForeignLock } from '../access.js';
 import type { V1Context } from '../context.js';
-import { LOCK_TTL_SECONDS, lockBody } from '../present.js';
+import { LOCK_TTL_SECONDS, lockBody, lockState } from '../present.js';
 import { ProjectParams } from '../schemas.js';
-import { writeResponses } from './projects.js';
+import { notFound, writeResponses } from './projects.js';
 
 const tags = ['Page editing'];
 
 /** The project lock: held by (account, X-Editor-Client), kept by renewing within 60 s. */
 export function lockRoutes(api: ApiRouter, ctx: V1Context): void {
+  api.route(
+    {
+      method: 'get',
+      path: '/projects/{id}/lock',
+      summary: 'The lock in force (who is editing, since when), or null (any member)',
+      tags,
+      params: ProjectParams,
+      responses: {
+        200: { description: 'The lock, or `null` when none is in force', schema: v1.LockState },
+        404: notFound,
+      },
+    },
+    async ({ req, res, params }) => {
+      await projectFor(ctx, req, params.id, 'read');
+      res.json(lockState(await ctx.store.projectLocks.active(params.id)));
+    },
+  );
+
   api.route(
     {
       method: 'put',
@@ -34,6 +52,7 @@ export function lockRoutes(api: ApiRouter, ctx: V1Context): void {
         ttlSeconds: LOCK_TTL_SECONDS,
       });
       if (!taken.ok) throw lockHeld(taken.held);
+      ctx.signals.changed(params.id);
       res.json({ lock: lockBody(taken.lock) });
     },
   );
@@ -53,6 +72,7 @@ export function lockRoutes(api: ApiRouter, ctx: V1Context): void {
       await refuseForeignLock(ctx, req, access);
       const released = await ctx.store.projectLocks.release(params.id, holderOf(req, access.auth));
       if (!released.ok) throw lockHeld(released.held);
+      ctx.signals.changed(params.id);
       res.status(204).end();
     },
   );

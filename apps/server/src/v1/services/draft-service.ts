@@ -8,6 +8,7 @@ import { addFieldError, newFieldErrors } from '../../http/parse.js';
 import { HttpProblem } from '../../http/problem.js';
 import { v1Problem } from '../problems.js';
 import type { DraftEvent, DraftRecord, LockHolder, PageAccess } from '../store-types.js';
+import type { EditingSignals } from './editing-signals.js';
 import type { FolderFiles } from './folder-files.js';
 import { KeyedSerial } from './keyed-serial.js';
 import { WeightedLru } from '../../weighted-lru.js';
@@ -66,6 +67,7 @@ export class DraftService {
   readonly #store: Store;
   readonly #states: RevisionStates;
   readonly #files: FolderFiles;
+  readonly #signals: EditingSignals;
   readonly #cache: WeightedLru<string, LiveDraft>;
   readonly #serial = new KeyedSerial();
 
@@ -73,11 +75,13 @@ export class DraftService {
     store: Store;
     states: RevisionStates;
     files: FolderFiles;
+    signals: EditingSignals;
     cacheBytes: number;
   }) {
     this.#store = options.store;
     this.#states = options.states;
     this.#files = options.files;
+    this.#signals = options.signals;
     this.#cache = new WeightedLru(options.cacheBytes);
   }
 
@@ -88,7 +92,24 @@ export class DraftService {
 
   /** Runs `task` alone among the requests on the caller's draft of this page. */
   exclusive<T>(access: PageAccess, holder: LockHolder, task: () => Promise<T>): Promise<T> {
-    return this.#serial.run(`${access.page.id} ${holder.accountNumber} ${holder.client}`, task);
+    return this.#serial.run(turnOf(access.page.id, holder), task);
+  }
+
+  /**
+   * A draft as it is now, for someone watching it (its own holder's requests aside): read again
+   * in the draft's turn, so never older than `seen`, with its HTML. Null when it is gone.
+   */
+  current(seen: DraftRecord): Promise<{ row: DraftRecord; html: string } | null> {
+    return this.#serial.run(turnOf(seen.pageId, seen), async () => {
+      const row = await this.#store.drafts.find(seen.pageId, seen);
+      return row && { row, html: (await this.live(row)).draft.html() };
+    });
+  }
+
+  /** The operations in effect (applied, not undone) of `row`, oldest first. */
+  async operationsInEffect(row: DraftRecord): Promise<unknown[]> {
+    const { operations, applied } = await this.#store.drafts.log(row);
+    return operations.slice(0, applied);
   }
 
   /** GET draft: the open draft, opened on the current revision when there is none. */
@@ -116,6 +137,7 @@ export class DraftService {
       if (row.token === token) {
         const live = { draft: opened.draft, token, base: row.baseSequence, pageBytes: html.length };
         this.#remember(row.id, live);
+        this.#signals.changed(access.project.id);
       }
     }
     const { draft } = await this.live(row);
@@ -173,6 +195,7 @@ export class DraftService {
       operation: body.operation,
       fingerprint,
       answer,
+      canUndo: answer.can_undo,
     });
     if (!written) {
       // Another request took the next event first. When that was this very request (sent to
@@ -204,7 +227,8 @@ export class DraftService {
       const moved = direction === 'undo' ? live.draft.undo() : live.draft.redo();
       if (!moved.ok) throw nothingTo(direction);
       const answer = this.#answer(live.draft, moved.result);
-      if (await this.#append(row, live, { kind: direction, token: answer.draft_token })) {
+      const event = { kind: direction, token: answer.draft_token, canUndo: answer.can_undo };
+      if (await this.#append(row, live, event)) {
         return answer;
       }
       if (attempt === MOVE_ATTEMPTS) throw staleToken();
@@ -217,7 +241,7 @@ export class DraftService {
     const row = await this.newest(access, holder, read);
     if (!row) return;
     this.#cache.delete(row.id);
-    await this.#store.drafts.discard(row.id);
+    if (await this.#store.drafts.discard(row.id)) this.#signals.changed(access.project.id);
   }
 
   /** The parsed draft for `row`, rebuilt from the store when memory has none at its token. */
@@ -318,6 +342,7 @@ export class DraftService {
     if (written) {
       live.token = event.token;
       this.#remember(row.id, live); // weighed again: the history grew
+      this.#signals.changed(row.projectId);
     }
     return written;
   }
@@ -351,6 +376,11 @@ const nothingTo = (direction: 'undo' | 'redo') =>
     direction === 'undo' ? 'nothing_to_undo' : 'nothing_to_redo',
     `The draft has no operation to ${direction}.`,
   );
+
+/** The key of a draft's turn (see `exclusive`): page, account and client. */
+function turnOf(pageId: string, holder: LockHolder): string {
+  return `${pageId} ${holder.accountNumber} ${holder.client}`;
+}
 
 /** Whether memory holds the draft as the store's `row` has it (same token, same base). */
 function isCurrent(live: LiveDraft | undefined, row: DraftRecord): boolean {

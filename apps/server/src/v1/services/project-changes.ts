@@ -7,6 +7,7 @@ import type {
   ProjectRecord,
   RevisionState,
 } from '../store-types.js';
+import type { EditingSignals } from './editing-signals.js';
 import type { FolderFiles } from './folder-files.js';
 import { folderStateOf, renamedProjectJson } from './folder-state.js';
 import { KeyedSerial } from './keyed-serial.js';
@@ -68,12 +69,19 @@ export class ProjectChanges {
   readonly #store: Store;
   readonly #states: RevisionStates;
   readonly #files: FolderFiles;
+  readonly #signals: EditingSignals;
   readonly #serial = new KeyedSerial();
 
-  constructor(store: Store, states: RevisionStates, files: FolderFiles) {
-    this.#store = store;
-    this.#states = states;
-    this.#files = files;
+  constructor(options: {
+    store: Store;
+    states: RevisionStates;
+    files: FolderFiles;
+    signals: EditingSignals;
+  }) {
+    this.#store = options.store;
+    this.#states = options.states;
+    this.#files = options.files;
+    this.#signals = options.signals;
   }
 
   async current(projectId: string): Promise<RevisionState> {
@@ -167,7 +175,10 @@ export class ProjectChanges {
         return { state, project: (await tx.projects.find(projectId))! };
       });
       if (outcome) {
-        if ('state' in outcome) this.#states.remember(outcome.state);
+        if ('state' in outcome) {
+          this.#states.remember(outcome.state);
+          this.#signals.changed(projectId);
+        }
         return outcome;
       }
     }
@@ -236,6 +247,7 @@ export class ProjectChanges {
         : moved;
     });
     if (!result.ok) throw v1Problem(result.code, `There is nothing to ${direction}.`);
+    this.#signals.changed(projectId);
     return result.project;
   }
 

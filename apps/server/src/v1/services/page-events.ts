@@ -1,0 +1,308 @@
+import type { Response } from 'express';
+import type { Logger } from 'pino';
+import type { Store } from '@galley/store';
+import { lockState } from '../present.js';
+import { v1Problem } from '../problems.js';
+import type { PageWatch } from '../store-types.js';
+import type { DraftService } from './draft-service.js';
+import type { EditingSignals } from './editing-signals.js';
+import type { SavedPages } from './saved-pages.js';
+
+/** How often a watched page is read again, for changes that other processes made. */
+const RECHECK_MS = 1_000;
+/** How often every stream gets a comment line (proxies keep it open) and its access is checked. */
+const HEARTBEAT_MS = 15_000;
+/** What a stream may have waiting to be sent before it is cut (a client that stopped reading). */
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+/** How long a browser's EventSource waits before it connects again after a stream ended. */
+const RETRY_MS = 2_000;
+
+interface Stream {
+  readonly res: Response;
+  readonly accountNumber: number;
+  /** Whether the stream has been told the page's state (its first events). */
+  primed: boolean;
+  /** Whether the caller may still read the page (credentials and membership). */
+  readonly allowed: () => Promise<boolean>;
+}
+
+/** A watched page, read once for all its streams; what they were told last. */
+interface Topic {
+  readonly pageId: string;
+  readonly projectId: string;
+  readonly streams: Set<Stream>;
+  /** The `lock` event's data as last sent; null before the first read. */
+  lock: string | null;
+  /** The lock holder (`account client`) and its draft (`id token base`) as last read. */
+  holder: string | null;
+  draftKey: string | null;
+  /** The `draft` event's data for the holder's draft; null when there is none. */
+  draft: string | null;
+  revision: number | null;
+  reading: boolean;
+  again: boolean;
+}
+
+export interface PageEventsOptions {
+  store: Store;
+  drafts: DraftService;
+  pages: SavedPages;
+  signals: EditingSignals;
+  logger: Logger;
+  /** Streams one account may have open at once (429 beyond). */
+  maxStreamsPerAccount: number;
+}
+
+/**
+ * Live read-only views of pages (`GET /pages/{page}/events`, server-sent events): the lock, the
+ * lock holder's draft of the page and the project's saved revision, sent when they change. A
+ * change in this process is signalled at once (EditingSignals); one in another process is found
+ * by reading every watched page again each second. A page is read once for all its streams.
+ */
+export class PageEvents {
+  readonly #store: Store;
+  readonly #drafts: DraftService;
+  readonly #pages: SavedPages;
+  readonly #logger: Logger;
+  readonly #max: number;
+  readonly #topics = new Map<string, Topic>();
+  readonly #perAccount = new Map<number, number>();
+  readonly #unlisten: () => void;
+  #timers: NodeJS.Timeout[] = [];
+  #closed = false;
+
+  constructor(options: PageEventsOptions) {
+    this.#store = options.store;
+    this.#drafts = options.drafts;
+    this.#pages = options.pages;
+    this.#logger = options.logger;
+    this.#max = options.maxStreamsPerAccount;
+    this.#unlisten = options.signals.listen((projectId) => {
+      for (const topic of this.#topics.values())
+        if (topic.projectId === projectId) this.#read(topic);
+    });
+  }
+
+  /** Streams open now. */
+  get size(): number {
+    let n = 0;
+    for (const topic of this.#topics.values()) n += topic.streams.size;
+    return n;
+  }
+
+  /**
+   * Answers `res` with the page's event stream: 429 `too_many_streams` when the account has its
+   * most open already, 503 `stopping` once the server stops.
+   */
+  open(input: {
+    res: Response;
+    page: { id: string; projectId: string };
+    accountNumber: number;
+    allowed: () => Promise<boolean>;
+    head: boolean;
+  }): void {
+    const { res, accountNumber } = input;
+    if (this.#closed) throw v1Problem('stopping', 'The server is stopping; connect again.');
+    const open = this.#perAccount.get(accountNumber) ?? 0;
+    if (open >= this.#max) {
+      throw v1Problem(
+        'too_many_streams',
+        `At most ${this.#max} event streams may be open per account; close one first.`,
+        undefined,
+        { 'Retry-After': '5' },
+      );
+    }
+    res.status(200).set({
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'X-Accel-Buffering': 'no',
+    });
+    if (input.head) {
+      res.end();
+      return;
+    }
+    res.flushHeaders();
+    res.write(`retry: ${RETRY_MS}\n\n`);
+    const stream: Stream = { res, accountNumber, primed: false, allowed: input.allowed };
+    const topic = this.#topicOf(input.page);
+    topic.streams.add(stream);
+    this.#perAccount.set(accountNumber, open + 1);
+    res.once('close', () => this.#drop(topic, stream));
+    this.#startTimers();
+    this.#read(topic);
+  }
+
+  /** Ends every stream (their clients may connect again) and stops watching. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#unlisten();
+    this.#stopTimers();
+    for (const topic of this.#topics.values()) for (const stream of topic.streams) stream.res.end();
+  }
+
+  #topicOf(page: { id: string; projectId: string }): Topic {
+    let topic = this.#topics.get(page.id);
+    if (!topic) {
+      topic = {
+        pageId: page.id,
+        projectId: page.projectId,
+        streams: new Set(),
+        lock: null,
+        holder: null,
+        draftKey: null,
+        draft: null,
+        revision: null,
+        reading: false,
+        again: false,
+      };
+      this.#topics.set(page.id, topic);
+    }
+    return topic;
+  }
+
+  #drop(topic: Topic, stream: Stream): void {
+    if (!topic.streams.delete(stream)) return;
+    const left = (this.#perAccount.get(stream.accountNumber) ?? 1) - 1;
+    if (left > 0) this.#perAccount.set(stream.accountNumber, left);
+    else this.#perAccount.delete(stream.accountNumber);
+    if (topic.streams.size === 0) this.#topics.delete(topic.pageId);
+    if (this.#topics.size === 0) this.#stopTimers();
+  }
+
+  /** Reads the topic's page again now, or once more after the read under way. */
+  #read(topic: Topic): void {
+    if (topic.reading) {
+      topic.again = true;
+      return;
+    }
+    topic.reading = true;
+    void (async () => {
+      do {
+        topic.again = false;
+        try {
+          await this.#update(topic);
+        } catch (error) {
+          // Storage out for a moment: the streams stay, and the next read tries again.
+          this.#logger.warn({ err: error, page: topic.pageId }, 'page events: read failed');
+        }
+      } while (topic.again && !this.#closed && topic.streams.size > 0);
+      topic.reading = false;
+    })();
+  }
+
+  async #update(topic: Topic): Promise<void> {
+    const watch = await this.#store.drafts.watch(topic.pageId);
+    if (!watch) {
+      // The page's project was deleted.
+      for (const stream of topic.streams) stream.res.end();
+      return;
+    }
+    const lock = JSON.stringify(lockState(watch.lock));
+    const holder = watch.lock ? `${watch.lock.accountNumber} ${watch.lock.client}` : null;
+    const draft = await this.#draftOf(topic, watch, holder);
+    const saved = topic.revision !== null && topic.revision !== watch.revision;
+    for (const stream of topic.streams) {
+      if (!stream.primed) {
+        this.#send(stream, 'lock', lock);
+        if (draft.data !== null) this.#send(stream, 'draft', draft.data);
+        stream.primed = true;
+        continue;
+      }
+      if (lock !== topic.lock) this.#send(stream, 'lock', lock);
+      if (saved) this.#send(stream, 'saved', JSON.stringify({ revision: watch.revision }));
+      if (draft.changed && draft.data !== null) this.#send(stream, 'draft', draft.data);
+    }
+    topic.lock = lock;
+    topic.holder = holder;
+    topic.revision = watch.revision;
+  }
+
+  /**
+   * The `draft` event's data as it now is, and whether it changed: the holder's draft with its
+   * HTML; after the holder discarded it, the saved page (sequence 0, as a draft opened anew).
+   */
+  async #draftOf(
+    topic: Topic,
+    watch: PageWatch,
+    holder: string | null,
+  ): Promise<{ data: string | null; changed: boolean }> {
+    const seen = watch.draft;
+    const key = seen && `${seen.id} ${seen.token} ${seen.baseSequence}`;
+    if (holder === topic.holder && key === topic.draftKey) {
+      return { data: topic.draft, changed: false };
+    }
+    const discarded = seen === null && holder !== null && holder === topic.holder;
+    let data: string | null = null;
+    topic.draftKey = key;
+    if (seen && watch.lock) {
+      const now = await this.#drafts.current(seen).catch((error: unknown) => {
+        // A draft that can no longer be rebuilt shows nothing until it changes.
+        this.#logger.debug({ err: error, page: topic.pageId }, 'page events: draft unreadable');
+        return null;
+      });
+      if (now) {
+        topic.draftKey = `${now.row.id} ${now.row.token} ${now.row.baseSequence}`;
+        data = JSON.stringify({
+          sequence: now.row.sequence,
+          base_revision: now.row.baseRevision,
+          html: now.html,
+          by: { name: watch.lock.holderName },
+        });
+      }
+    } else if (discarded && watch.lock) {
+      const html = await this.#pages.html({
+        projectId: watch.projectId,
+        current: watch.revision,
+        revision: watch.revision,
+        file: watch.file,
+      });
+      if (html !== null) {
+        const by = { name: watch.lock.holderName };
+        data = JSON.stringify({ sequence: 0, base_revision: watch.revision, html, by });
+      }
+    }
+    // Only a draft shown now is remembered for streams that connect later.
+    topic.draft = seen ? data : null;
+    return { data, changed: true };
+  }
+
+  #send(stream: Stream, event: string, data: string): void {
+    const { res } = stream;
+    if (res.writableEnded || res.destroyed) return;
+    if (res.writableLength > MAX_BUFFERED_BYTES) {
+      // The client stopped reading: drop it rather than hold its events in memory.
+      res.destroy();
+      return;
+    }
+    res.write(`event: ${event}\ndata: ${data}\n\n`);
+  }
+
+  #startTimers(): void {
+    if (this.#timers.length > 0 || this.#closed) return;
+    const recheck = setInterval(() => {
+      for (const topic of this.#topics.values()) this.#read(topic);
+    }, RECHECK_MS);
+    const heartbeat = setInterval(() => void this.#heartbeat(), HEARTBEAT_MS);
+    this.#timers = [recheck, heartbeat];
+    for (const timer of this.#timers) timer.unref();
+  }
+
+  #stopTimers(): void {
+    for (const timer of this.#timers) clearInterval(timer);
+    this.#timers = [];
+  }
+
+  /** A comment line on every stream; a stream whose caller may no longer read the page ends. */
+  async #heartbeat(): Promise<void> {
+    const streams = [...this.#topics.values()].flatMap((topic) => [...topic.streams]);
+    for (const stream of streams) {
+      if (!stream.res.writableEnded) stream.res.write(': heartbeat\n\n');
+    }
+    await Promise.all(
+      streams.map(async (stream) => {
+        const allowed = await stream.allowed().catch(() => true);
+        if (!allowed) stream.res.end();
+      }),
+    );
+  }
+}
