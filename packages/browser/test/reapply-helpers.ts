@@ -2,7 +2,11 @@
 import { expect } from 'vitest';
 import type { Operation } from '@galley/core';
 import { Draft } from '@galley/core';
+import * as galley from '@galley/browser';
 import type { ReapplyPlan } from '../src/screen/editor/reapply.js';
+
+// The screen reads the library from the global `Galley` (galley.min.js); so do these tests.
+(globalThis as unknown as { Galley: typeof galley }).Galley = galley;
 
 export function open(html: string): Draft {
   const opened = Draft.open(html);

@@ -298,57 +298,57 @@ function expected(current: string, person: Draft, mine: readonly number[]): stri
   return draft.html();
 }
 
-/** The person's share of the sections (at least one) and the other person's (the rest). */
-const split = (count: number, mask: readonly boolean[]) => {
-  const mine = [...Array(count).keys()].filter((s) => mask[s]);
-  const chosen = mine.length > 0 ? mine : [0];
-  return { mine: chosen, theirs: [...Array(count).keys()].filter((s) => !chosen.includes(s)) };
-};
+/**
+ * A page, the person's sections (at least one) and the other person's (the rest), the person's
+ * editing of theirs, and the other person's seeds (each test says where those apply).
+ */
+const scenarios = fc
+  .record({
+    shape: pages,
+    mask: fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }),
+    mySteps: fc.array(seeds, { maxLength: 14 }),
+    theirSteps: fc.array(theirSeeds, { maxLength: 8 }),
+  })
+  .map(({ shape, mask, mySteps, theirSteps }) => {
+    const all = [...shape.keys()];
+    const picked = all.filter((s) => mask[s]);
+    const mine = picked.length > 0 ? picked : [0];
+    const base = pageOf(shape);
+    return {
+      base,
+      all,
+      mine,
+      theirs: all.filter((s) => !mine.includes(s)),
+      person: personEdits(base, mine, mySteps),
+      theirSteps,
+    };
+  });
 
 // ---- properties ----------------------------------------------------------------------------
 
 describe('planReapply, properties', () => {
   it('re-applies every operation onto the same elements when the other person edited elsewhere', () => {
     fc.assert(
-      fc.property(
-        pages,
-        fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }),
-        fc.array(seeds, { maxLength: 14 }),
-        fc.array(theirSeeds, { maxLength: 8 }),
-        (shape, mask, mySteps, theirSteps) => {
-          const base = pageOf(shape);
-          const { mine, theirs } = split(shape.length, mask);
-          const person = personEdits(base, mine, mySteps);
-          const current = otherEdits(base, theirs, mine, theirSteps);
-          const plan = planReapply(base, person.operations, current);
-          expect(plan.skipped).toEqual([]);
-          expect(plan.operations).toHaveLength(person.operations.length);
-          expect(result(current, plan)).toBe(expected(current, person.draft, mine));
-        },
-      ),
+      fc.property(scenarios, ({ base, mine, theirs, person, theirSteps }) => {
+        const current = otherEdits(base, theirs, mine, theirSteps);
+        const plan = planReapply(base, person.operations, current);
+        expect(plan.skipped).toEqual([]);
+        expect(plan.operations).toHaveLength(person.operations.length);
+        expect(result(current, plan)).toBe(expected(current, person.draft, mine));
+      }),
       { numRuns },
     );
   });
 
   it('never lands an operation on another element, whatever the other person did', () => {
     fc.assert(
-      fc.property(
-        pages,
-        fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }),
-        fc.array(seeds, { maxLength: 14 }),
-        fc.array(theirSeeds, { maxLength: 8 }),
-        (shape, mask, mySteps, theirSteps) => {
-          const base = pageOf(shape);
-          const { mine } = split(shape.length, mask);
-          const all = [...shape.keys()];
-          const person = personEdits(base, mine, mySteps);
-          // The other person edits everywhere, the person's sections included.
-          const current = otherEdits(base, all, mine, theirSteps);
-          const plan = planReapply(base, person.operations, current);
-          expect(plan.operations.length + plan.skipped.length).toBe(person.operations.length);
-          sameElements(base, person.operations, current, plan.operations, plan.skipped);
-        },
-      ),
+      fc.property(scenarios, ({ base, all, mine, person, theirSteps }) => {
+        // The other person edits everywhere, the person's sections included.
+        const current = otherEdits(base, all, mine, theirSteps);
+        const plan = planReapply(base, person.operations, current);
+        expect(plan.operations.length + plan.skipped.length).toBe(person.operations.length);
+        sameElements(base, person.operations, current, plan.operations, plan.skipped);
+      }),
       { numRuns },
     );
   });

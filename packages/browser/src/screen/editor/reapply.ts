@@ -2,9 +2,18 @@
 // an older revision (its base) and someone saved another revision meanwhile; its operations are
 // replayed on two drafts side by side, A on the base and B on the newer revision, and each
 // reference is carried from A's element to the SAME element of B, or the operation is skipped:
-// a change lands on the element its author chose, or nowhere.
-import { Draft } from '@galley/core';
-import type { DraftError, DraftErrorCode, ElementHandle, Operation, Outline } from '@galley/core';
+// a change lands on the element its author chose, or nowhere. The drafts come from the library
+// (`galley.min.js`, the global `Galley`), as everywhere on the screen: the screen's script keeps
+// no second copy of the draft engine.
+import type {
+  Draft,
+  DraftError,
+  DraftErrorCode,
+  ElementHandle,
+  Operation,
+  Outline,
+} from '@galley/core';
+import { library } from '../library.js';
 
 export type ReapplyPlan = {
   /** To send in order to a fresh draft on the newer revision, each valid at its own step. */
@@ -34,6 +43,7 @@ export function planReapply(
   currentHtml: string,
 ): ReapplyPlan {
   const plan: ReapplyPlan = { operations: [], skipped: [] };
+  const { Draft } = library();
   const base = Draft.open(baseHtml);
   const current = Draft.open(currentHtml);
   if (!base.ok || !current.ok) {
