@@ -85,6 +85,10 @@ button:disabled { opacity: .55; cursor: not-allowed; }
 .problem-list { padding-left: 1.1rem; margin: .3rem 0; }
 .problem-list li { margin: .25rem 0; }
 .problem-list .error-item strong { color: var(--bad); }
+.breadcrumb ol { display: flex; flex-wrap: wrap; list-style: none; margin: 0 0 .4rem; padding: 0;
+  font: .82rem ui-monospace, monospace; }
+.breadcrumb li + li::before { content: '›'; margin: 0 .3rem; color: var(--muted); }
+.breadcrumb [aria-current] { font-weight: 700; }
 .stale-dialog { max-width: 40rem; border: 1px solid var(--line); border-radius: 8px; }
 .stale-dialog::backdrop { background: rgba(0, 0, 0, .35); }
 `;

@@ -8,6 +8,7 @@ import { Inspector } from './inspector.js';
 import { Palette } from './palette.js';
 import { Problems } from './problems.js';
 import { NoticeAt } from './notice.js';
+import { Breadcrumb } from './breadcrumb.js';
 
 /** The editor: toolbar above; outline, canvas and the panels for the selection side by side. */
 export function EditorApp({
@@ -44,6 +45,7 @@ export function EditorApp({
           <h2 id="canvas-heading" class="sr-only">
             Preview of {setup.page.file}
           </h2>
+          <Breadcrumb screen={screen} />
           <Canvas screen={screen} />
           <NoticeAt model={model} place="canvas" />
           <p class="hint">

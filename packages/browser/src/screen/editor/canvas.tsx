@@ -50,7 +50,8 @@ export function Canvas({ screen }: { screen: EditorScreen }) {
         key: (event) => handleKey(screen, event),
         drop: (target, anchor, where) =>
           void screen.actions.moveTo(target, anchor, where, 'canvas'),
-        moved: () => (screen.tick.value += 1),
+        // peek: a redraw runs inside the effect that draws the document, which must not depend on it.
+        moved: () => (screen.tick.value = screen.tick.peek() + 1),
         edited: (handle, html) => {
           model.editingText.value = null;
           if (html !== null) void screen.actions.setContent(handle, html);

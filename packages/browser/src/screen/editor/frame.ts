@@ -108,7 +108,12 @@ export class PreviewFrame {
       this.map(doc, marked.elements);
       if (keepScroll && scroll) frame.contentWindow?.scrollTo(scroll.x, scroll.y);
       this.events.moved();
-      if (this.pending) this.load();
+      // What changed while the page loaded: the same document only needs its body drawn again.
+      const waiting = this.pending;
+      if (waiting?.key === this.loadedKey) {
+        this.pending = null;
+        this.redraw(waiting.marked('body'));
+      } else if (waiting) this.load();
     });
     this.frame?.remove();
     this.frame = frame;
@@ -137,6 +142,8 @@ export class PreviewFrame {
     this.map(doc, marked.elements);
     if (scroll) this.frame?.contentWindow?.scrollTo(scroll.x, scroll.y);
     this.events.moved();
+    // And again on the next frame, once the preview has laid out its new content.
+    requestAnimationFrame(() => this.events.moved());
   }
 
   private map(doc: Document, elements: readonly ElementHandle[]): void {

@@ -98,9 +98,7 @@ export class EditorLifecycle {
   private async describeHolder(): Promise<void> {
     const { setup } = this.screen;
     const client = setup.client.v1 as unknown as {
-      getLock?: (
-        id: string,
-      ) => Promise<{
+      getLock?: (id: string) => Promise<{
         lock: { holder: { name: string }; label: string; acquired_at: string } | null;
       }>;
     };

@@ -13,6 +13,8 @@ import type { LockState } from '../editor-lock.js';
 
 /** What the canvas and the tree show: the draft, or a page read-only. */
 export interface Shown {
+  /** Which version of the document this is (the model's counter). */
+  readonly version?: number;
   readonly elements: ElementView;
   outline(): Outline;
   outlineDepths(): readonly number[];
@@ -70,9 +72,11 @@ export class EditorModel {
   /** The element being edited in place in the preview. */
   readonly editingText = signal<ElementHandle | null>(null);
 
+  /** A new value for every version: the document is changed in place, the signal must change. */
   readonly shown = computed<Shown | null>(() => {
-    void this.version.value;
-    return this.draft.value ?? this.readOnly.value?.doc ?? null;
+    const version = this.version.value;
+    const doc = this.draft.value ?? this.readOnly.value?.doc ?? null;
+    return doc ? versionOf(doc, version) : null;
   });
   readonly editable = computed(() => this.draft.value !== null && !this.conflicted.value);
   readonly dirty = computed(() => {
@@ -131,6 +135,16 @@ export class EditorModel {
       element: shown && violation.path === file ? resolveReference(shown, violation.element) : null,
     }));
   }
+}
+
+function versionOf(doc: Shown, version: number): Shown {
+  return {
+    version,
+    elements: doc.elements,
+    outline: () => doc.outline(),
+    outlineDepths: () => doc.outlineDepths(),
+    html: () => doc.html(),
+  };
 }
 
 function idOf(view: ElementView, handle: ElementHandle): string | null {

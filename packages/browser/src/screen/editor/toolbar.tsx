@@ -18,8 +18,12 @@ export function Toolbar({ screen }: { screen: EditorScreen }) {
         : !draft
           ? 'Read-only.'
           : '';
-  const act = (action: () => Promise<unknown>) => () =>
+  // The second click of a double click is not a second action: it would aim at the element the
+  // first one left selected.
+  const act = (action: () => Promise<unknown>) => (event: MouseEvent) => {
+    if (event.detail > 1) return;
     void action().then(() => screen.keepFocus());
+  };
   return (
     <div class="toolbar editor-toolbar" role="toolbar" aria-label="Page">
       <div class="tool-group">
