@@ -1,10 +1,31 @@
+import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logIn, openSite, screenshot, startScreenTest, whyNoChromium } from './screen-harness.js';
 import type { ScreenTest } from './screen-harness.js';
 import { hostileSiteZip, plainSiteZip } from './site-fixtures.js';
 
+/** Two browsers, or an edit and a save, on a loaded host: more than the default 30 seconds. */
+const SLOW_MS = 90_000;
+
 const why = whyNoChromium();
 if (why) console.warn(`skipped: ${why}`);
+
+/** The preview's frame element (the editor replaces it on each full load of the preview). */
+const PREVIEW = 'iframe[title="Preview"]';
+const previewOf = (page: Page) => page.frameLocator(PREVIEW);
+const lockStatus = (page: Page) => page.locator('#lock-status').textContent();
+const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
+/** The outline's row of the element with this id. */
+const rowOf = (page: Page, id: string) =>
+  page
+    .getByRole('tree', { name: 'Outline' })
+    .getByRole('treeitem', { name: new RegExp(`^[a-z][a-z0-9-]*#${id}(?=[ .]|$)`) });
+
+/** The preview's frame as it is now, once the page's element with this id is in it. */
+async function previewFrame(page: Page, id: string): Promise<Frame> {
+  await previewOf(page).locator(`#${id}`).waitFor();
+  return (await (await page.locator(PREVIEW).elementHandle()).contentFrame())!;
+}
 
 describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () => {
   let t: ScreenTest;
@@ -13,160 +34,154 @@ describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () 
   });
   afterAll(() => t?.close());
 
-  it('shows the holder’s label to a second client, which stays read-only', async () => {
-    const site = await openSite(t, plainSiteZip());
-    const bob = await t.server.addAccount('bob@example.org', 'Bob');
-    const put = await fetch(`${t.server.url}/api/v1/projects/${site.id}/members`, {
-      method: 'PUT',
-      headers: {
-        authorization: `Bearer ${t.server.token}`,
-        'x-editor-client': 'test-setup',
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify({ email: 'bob@example.org', role: 'editor' }),
-    });
-    expect(put.status).toBe(200);
+  it(
+    'shows the holder to a second client, which stays read-only',
+    async () => {
+      const site = await openSite(t, plainSiteZip());
+      const bob = await t.server.addAccount('bob@example.org', 'Bob');
+      const put = await fetch(`${t.server.url}/api/v1/projects/${site.id}/members`, {
+        method: 'PUT',
+        headers: {
+          authorization: `Bearer ${t.server.token}`,
+          'x-editor-client': 'test-setup',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ email: 'bob@example.org', role: 'editor' }),
+      });
+      expect(put.status).toBe(200);
 
-    const ada = await t.signedIn();
-    await ada.page.goto(site.editor);
-    await expect
-      .poll(() => ada.page.locator('#lock-status').textContent())
-      .toContain('You are editing');
+      const ada = await t.signedIn();
+      await ada.page.goto(site.editor);
+      await expect.poll(() => lockStatus(ada.page)).toContain('You are editing');
 
-    const other = await t.person();
-    await logIn(other.page, t.server.url, 'bob@example.org', bob.password);
-    await other.page.goto(site.editor);
-    const status = other.page.locator('#lock-status');
-    await expect.poll(() => status.textContent()).toContain('Ada on the editing screen');
-    expect(await status.textContent()).toContain('Read-only');
-    expect(await other.page.locator('#edit-controls').getAttribute('disabled')).toBe('');
-    expect(await other.page.locator('#draft-controls').getAttribute('disabled')).toBe('');
-    expect(await other.page.getByRole('button', { name: 'Insert', exact: true }).isDisabled()).toBe(
-      true,
-    );
-    expect(await other.page.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(
-      true,
-    );
-    // The saved page is still shown: outline and preview.
-    await expect
-      .poll(() => other.page.locator('#outline button', { hasText: '#intro' }).count())
-      .toBe(1);
-    await expect
-      .poll(() => other.page.frameLocator('#preview-frame').locator('#intro').count())
-      .toBe(1);
-    await screenshot(other.page, 'editor-read-only');
+      const other = await t.person();
+      await logIn(other.page, t.server.url, 'bob@example.org', bob.password);
+      await other.page.goto(site.editor);
+      await expect.poll(() => lockStatus(other.page)).toContain('Read-only');
+      expect(await lockStatus(other.page)).toContain('Ada');
+      for (const name of ['Save', 'Undo', 'Redo'])
+        expect(await button(other.page, name).isDisabled(), name).toBe(true);
+      // The saved page is still shown: outline and preview.
+      await expect.poll(() => rowOf(other.page, 'intro').count()).toBe(1);
+      await expect.poll(() => previewOf(other.page).locator('#intro').count()).toBe(1);
+      await screenshot(other.page, 'editor-read-only');
 
-    // When Ada leaves, the lock is released and Bob's editor opens at the next renewal.
-    await ada.page.goto(`${t.server.url}/projects`);
-    await other.page.reload();
-    await expect.poll(() => status.textContent()).toContain('You are editing');
-    expect(ada.problems).toEqual([]);
-    expect(other.problems.filter((p) => !p.includes('423'))).toEqual([]);
-    await ada.context.close();
-    await other.context.close();
-  });
+      // When Ada leaves, the lock is released and Bob's editor opens.
+      await ada.page.goto(`${t.server.url}/projects`);
+      await other.page.reload();
+      await expect.poll(() => lockStatus(other.page)).toContain('You are editing');
+      expect(ada.problems).toEqual([]);
+      expect(other.problems.filter((p) => !p.includes('423'))).toEqual([]);
+      await ada.context.close();
+      await other.context.close();
+    },
+    SLOW_MS,
+  );
 
-  it('stores a page with scripts as written and previews it without running any of it', async () => {
-    const site = await openSite(t, hostileSiteZip());
-    const { page, context, problems, violations } = await t.person();
-    const served: { url: string; csp: string | null; nosniff: string | null }[] = [];
-    page.on('response', (r) => {
-      if (r.url().includes('/preview/'))
-        served.push({
-          url: r.url(),
-          csp: r.headers()['content-security-policy'] ?? null,
-          nosniff: r.headers()['x-content-type-options'] ?? null,
-        });
-    });
-    await logIn(page, t.server.url, t.server.account.email, t.server.password);
-    const title = await page.title();
-    await page.goto(site.editor);
-    await expect
-      .poll(() => page.locator('#lock-status').textContent())
-      .toContain('You are editing');
-    const frame = page.frameLocator('#preview-frame');
-    await expect.poll(() => frame.locator('#hello').count()).toBe(1);
-    // The outline shows the page's nesting (from the draft engine, not from a parse here).
-    // (<style> is @1, <section id="box"> @2, <p id="hello"> inside it @3.)
-    const hello = page.locator('#outline-node-2 > ul > #outline-node-3');
-    await expect.poll(() => hello.count()).toBe(1);
+  it(
+    'stores a page with scripts as written and previews it without running any of it',
+    async () => {
+      const site = await openSite(t, hostileSiteZip());
+      const { page, context, problems, violations } = await t.person();
+      const served: { url: string; csp: string | null; nosniff: string | null }[] = [];
+      page.on('response', (r) => {
+        if (r.url().includes('/preview/'))
+          served.push({
+            url: r.url(),
+            csp: r.headers()['content-security-policy'] ?? null,
+            nosniff: r.headers()['x-content-type-options'] ?? null,
+          });
+      });
+      await logIn(page, t.server.url, t.server.account.email, t.server.password);
+      const title = await page.title();
+      await page.goto(site.editor);
+      await expect.poll(() => lockStatus(page)).toContain('You are editing');
+      await previewFrame(page, 'hello');
+      // The outline shows the page's nesting (from the draft engine, not from a parse here).
+      const level = (id: string) => rowOf(page, id).getAttribute('aria-level');
+      await expect.poll(() => rowOf(page, 'hello').count()).toBe(1);
+      expect(Number(await level('hello'))).toBe(Number(await level('box')) + 1);
 
-    // Save the page unchanged through the screen: stored as written, scripts included.
-    await page.locator('#op-swap-target').fill('#hello');
-    await page.locator('#op-swap-html').fill('Hello <b>again</b>');
-    await page.getByRole('button', { name: 'Swap', exact: true }).click();
-    await expect.poll(() => frame.locator('#hello b').count()).toBe(1);
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect
-      .poll(() => page.locator('#edit-result').textContent())
-      .toBe('Saved as revision 2.');
-    const exported = await fetch(`${t.server.url}/api/v1/projects/${site.id}/folder`, {
-      headers: { authorization: `Bearer ${t.server.token}` },
-    });
-    const { readZip } = await import('@galley/core');
-    const stored = new TextDecoder().decode(
-      readZip(new Uint8Array(await exported.arrayBuffer())).folder.get('index.html'),
-    );
-    expect(stored).toContain('<script>window.ranInPreview = true;');
-    expect(stored).toContain('onerror="window.ranInPreview = true; top.pwned = true"');
-    expect(stored).toContain('href="javascript:top.pwned=true"');
-    expect(stored).toContain('style="font-weight: bold" onmouseenter="top.pwned = true"');
-    expect(stored).toContain('<style>#hello { color: purple; }</style>');
+      // Edit the page through the screen and save it: stored as written, scripts included.
+      await previewOf(page).locator('#hello').dblclick();
+      await page.keyboard.type('Hello again');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => previewOf(page).locator('#hello').textContent()).toBe('Hello again');
+      await button(page, 'Save').click();
+      await expect
+        .poll(() => page.locator('p.notice[data-place="toolbar"]').textContent())
+        .toBe('Saved as revision 2.');
+      const exported = await fetch(`${t.server.url}/api/v1/projects/${site.id}/folder`, {
+        headers: { authorization: `Bearer ${t.server.token}` },
+      });
+      const { readZip } = await import('@galley/core');
+      const stored = new TextDecoder().decode(
+        readZip(new Uint8Array(await exported.arrayBuffer())).folder.get('index.html'),
+      );
+      expect(stored).toContain('Hello again');
+      expect(stored).toContain('<script>window.ranInPreview = true;');
+      expect(stored).toContain('onerror="window.ranInPreview = true; top.pwned = true"');
+      expect(stored).toContain('href="javascript:top.pwned=true"');
+      expect(stored).toContain('style="font-weight: bold" onmouseenter="top.pwned = true"');
+      expect(stored).toContain('<style>#hello { color: purple; }</style>');
 
-    // Try every trigger inside the preview: hover, click the javascript: link.
-    await frame.locator('#hover').hover();
-    await frame.locator('#hello').hover();
-    await frame.locator('#box').click();
-    await frame
-      .locator('#js-link')
-      .click({ noWaitAfter: true })
-      .catch(() => undefined);
-    await page.waitForTimeout(300);
+      // Try every trigger inside the preview: hover, click, the javascript: link.
+      const inFrame = await previewFrame(page, 'hello');
+      await inFrame.locator('#hover').hover();
+      await inFrame.locator('#hello').hover();
+      await inFrame.locator('#box').click({ position: { x: 2, y: 2 } });
+      await inFrame
+        .locator('#js-link')
+        .click({ noWaitAfter: true })
+        .catch(() => undefined);
+      await page.waitForTimeout(300);
 
-    // Nothing ran: not in the screen's origin, not even in the sandboxed frame, which shares the
-    // screen's origin (`allow-same-origin`, so the screen's script can read it) but runs no script.
-    expect(
-      await page.evaluate('[typeof window.pwned, typeof window.ranInPreview, document.title]'),
-    ).toEqual(['undefined', 'undefined', 'index.html in Hostile · Galley']);
-    expect(title).toBe('Projects · Galley');
-    const inFrame = page.frame('preview-frame')!;
-    expect(
-      await inFrame.evaluate('[typeof window.ranInPreview, typeof window.pwned, origin]'),
-    ).toEqual(['undefined', 'undefined', new URL(t.server.url).origin]);
-    expect(await page.locator('#preview-frame').getAttribute('sandbox')).toBe('allow-same-origin');
-    // The screen's own script may read the frame's document (selecting by pointing needs it).
-    expect(
-      await page.evaluate(
-        "document.getElementById('preview-frame').contentDocument.getElementById('hello').textContent",
-      ),
-    ).toBe('Hello again');
-    expect(served.length).toBeGreaterThan(0);
-    for (const answer of served) {
-      expect(answer.csp, answer.url).toMatch(/^sandbox allow-same-origin; /);
-      expect(answer.csp, answer.url).not.toContain('allow-scripts');
-      expect(answer.csp, answer.url).toContain("script-src 'none'");
-      expect(answer.nosniff).toBe('nosniff');
-    }
-    await screenshot(page, 'editor-hostile-page');
-    // The preview applies the page's inline styles (its policy allows them)…
-    const style = (id: string, property: string) =>
-      inFrame.evaluate<string>(`getComputedStyle(document.getElementById('${id}')).${property}`);
-    expect([await style('box', 'borderTopStyle'), await style('hello', 'fontWeight')]).toEqual([
-      'solid',
-      '700',
-    ]);
-    // …and the screen's own document never met the page: not one policy violation there (no
-    // inline style, handler or style element of the page was parsed in the screen's origin).
-    expect(await violations()).toEqual([]);
-    // The page's own scripts were refused in the sandboxed frame, by the sandbox or by the
-    // preview's policy (`script-src 'none'`, where the screen's is 'self'); nothing else logged.
-    const inPreview = [
-      /^Blocked script execution in '[^']+\/preview\/[^']+' because the document's frame is sandboxed/,
-      /violates the following Content Security Policy directive 'script-src 'none''/,
-    ];
-    expect(problems.filter((p) => !inPreview.some((known) => known.test(p)))).toEqual([]);
-    await context.close();
-  });
+      // Nothing ran: not in the screen's origin, not even in the sandboxed frame, which shares the
+      // screen's origin (`allow-same-origin`, so the screen's script can read it) but runs no script.
+      expect(
+        await page.evaluate('[typeof window.pwned, typeof window.ranInPreview, document.title]'),
+      ).toEqual(['undefined', 'undefined', 'index.html in Hostile · Galley']);
+      expect(title).toBe('Projects · Galley');
+      const frame = await previewFrame(page, 'hello');
+      expect(
+        await frame.evaluate('[typeof window.ranInPreview, typeof window.pwned, origin]'),
+      ).toEqual(['undefined', 'undefined', new URL(t.server.url).origin]);
+      expect(await page.locator(PREVIEW).getAttribute('sandbox')).toBe('allow-same-origin');
+      // The screen's own script may read the frame's document (selecting by pointing needs it).
+      expect(
+        await page.evaluate(
+          `document.querySelector('${PREVIEW}').contentDocument.getElementById('hello').textContent`,
+        ),
+      ).toBe('Hello again');
+      expect(served.length).toBeGreaterThan(0);
+      for (const answer of served) {
+        expect(answer.csp, answer.url).toMatch(/^sandbox allow-same-origin; /);
+        expect(answer.csp, answer.url).not.toContain('allow-scripts');
+        expect(answer.csp, answer.url).toContain("script-src 'none'");
+        expect(answer.nosniff).toBe('nosniff');
+      }
+      await screenshot(page, 'editor-hostile-page');
+      // The preview applies the page's inline styles (its policy allows them)…
+      const style = (id: string, property: string) =>
+        frame.evaluate<string>(`getComputedStyle(document.getElementById('${id}')).${property}`);
+      expect([await style('box', 'borderTopStyle'), await style('hello', 'fontWeight')]).toEqual([
+        'solid',
+        '700',
+      ]);
+      // …and the screen's own document never met the page: not one policy violation there (no
+      // inline style, handler or style element of the page was parsed in the screen's origin).
+      expect(await violations()).toEqual([]);
+      // The page's own scripts were refused in the sandboxed frame, by the sandbox or by the
+      // preview's policy (`script-src 'none'`, where the screen's is 'self'); nothing else logged.
+      const inPreview = [
+        /^Blocked script execution in '[^']+\/preview\/[^']+' because the document's frame is sandboxed/,
+        /violates the following Content Security Policy directive 'script-src 'none''/,
+      ];
+      expect(problems.filter((p) => !inPreview.some((known) => known.test(p)))).toEqual([]);
+      await context.close();
+    },
+    SLOW_MS,
+  );
 
   it('refuses a preview post without the session’s CSRF token, and renews a pass it cannot read once', async () => {
     const site = await openSite(t, plainSiteZip());
@@ -178,7 +193,7 @@ describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () 
     const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
     const { csrf_token: csrf } = (await login.json()) as { csrf_token: string };
     const editor = await (await fetch(site.editor, { headers: { cookie } })).text();
-    const base = /data-base="([^"]+)"/.exec(editor)![1]!;
+    const base = /data-preview-base="([^"]+)"/.exec(editor)![1]!;
     const post = (path: string, token: string, query = '') =>
       fetch(`${t.server.url}${path}index.html${query}`, {
         method: 'POST',
@@ -226,14 +241,11 @@ describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () 
     const site = await openSite(t, plainSiteZip());
     const { page, context, problems } = await t.signedIn();
     await page.goto(site.editor);
-    const frame = page.frameLocator('#preview-frame');
-    await expect.poll(() => frame.locator('#title').count()).toBe(1);
+    const frame = await previewFrame(page, 'title');
     // style.css colours the title teal: the frame's request for it carried the cookie.
     await expect
       .poll(() =>
-        page
-          .frame('preview-frame')!
-          .evaluate<string>("getComputedStyle(document.getElementById('title')).color"),
+        frame.evaluate<string>("getComputedStyle(document.getElementById('title')).color"),
       )
       .toBe('rgb(0, 128, 128)');
     expect(problems).toEqual([]);
