@@ -98,6 +98,11 @@ dialog.ask .toolbar { justify-content: flex-end; margin-bottom: 0; }
 dialog.ask .entry { border-left: 3px solid var(--line); padding-left: .6rem; }
 .issued input { max-width: 100%; }
 time { white-space: nowrap; }
+.editing { margin: 0 0 1rem; padding: .5rem .8rem; border: 1px solid var(--line);
+  border-radius: 6px; background: var(--paper); }
+.editing:empty { display: none; }
+.editing.held { border-color: #e0c36c; background: #fff8e1; }
+.badge.unsaved { border-radius: 6px; }
 #rename-title { width: 32rem; }
 @media (max-width: 40rem) {
   main { padding: .75rem .75rem 2rem; }

@@ -37,6 +37,8 @@ describe.skipIf(!!why)('screen: log in, API tokens, log out', () => {
 
   it('issues a token that is shown once, lists it, and revokes it', async () => {
     const { page, problems, context } = await t.signedIn();
+    // The browser's clock a minute after the server's, so the times read as they would in use.
+    await page.clock.setFixedTime(new Date(t.server.clock.now().getTime() + 60_000));
     await page.getByRole('link', { name: 'Account → API tokens' }).click();
     await page.getByLabel('Valid for (days)').fill('30');
     await page.getByRole('button', { name: 'Issue token' }).click();

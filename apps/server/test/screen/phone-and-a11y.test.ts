@@ -13,6 +13,9 @@ import { page as sitePage } from './site-fixtures.js';
 const why = whyNoChromium();
 if (why) console.warn(`skipped: ${why}`);
 
+/** axe and full-page pictures of four screens take a while on a busy machine. */
+const SLOW_MS = 120_000;
+
 const LONG_TITLE =
   'Harbour Café — the weekend edition with Supercalifragilisticexpialidociousbreadandpastries';
 const LONG_EMAIL = 'bartholomew.longname-the-longest@a-very-long-subdomain.example.org';
@@ -69,15 +72,16 @@ async function axeViolations(page: Page): Promise<string[]> {
 describe.skipIf(!!why)('screen: phone and desktop widths, accessibility (axe-core)', () => {
   let t: ScreenTest;
   let projectId: string;
+  let headers: Record<string, string>;
   beforeAll(async () => {
     t = await startScreenTest();
     const site = await openSite(t, longSiteZip());
-    projectId = site.id;
-    const headers = {
+    headers = {
       authorization: `Bearer ${t.server.token}`,
       'x-editor-client': 'test-setup',
       'content-type': 'application/json',
     };
+    projectId = site.id;
     const v1 = `${t.server.url}/api/v1/projects/${projectId}`;
     await fetch(v1, { method: 'PATCH', headers, body: JSON.stringify({ title: LONG_TITLE }) });
     await t.server.addAccount(LONG_EMAIL, 'Bartholomew');
@@ -92,6 +96,19 @@ describe.skipIf(!!why)('screen: phone and desktop widths, accessibility (axe-cor
     await page.getByRole('button', { name: 'Confirm revision 2' }).click();
     await page.locator('#confirmation-list table').waitFor();
     await context.close();
+    // Another client of Ada's holds the lock, with a change in the draft of index.html.
+    const label = JSON.stringify({ kind: 'screen', label: 'Ada on the editing screen' });
+    await fetch(`${v1}/lock`, { method: 'PUT', headers, body: label });
+    const pageUrl = `${t.server.url}/api/v1/pages/${site.index}`;
+    const draft = (await (await fetch(`${pageUrl}/draft`, { headers })).json()) as {
+      draft_token: string;
+    };
+    const operation = { kind: 'insert', parent: '#content', html: '<p>Soup of the day.</p>' };
+    await fetch(`${pageUrl}/operations`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ draft_token: draft.draft_token, operation }),
+    });
   });
   afterAll(() => t?.close());
 
@@ -124,76 +141,102 @@ describe.skipIf(!!why)('screen: phone and desktop widths, accessibility (axe-cor
   }
 
   for (const width of [390, 1440]) {
-    it(`lays out every screen at ${width} px: no overflow, no word broken letter by letter`, async () => {
-      const { page, context, problems } = await at(width);
-      for (const screen of screens) {
-        if (screen.name === 'projects')
-          await logIn(page, t.server.url, t.server.account.email, t.server.password);
-        await visit(page, screen);
-        const layout = await page.evaluate<{ broken: string[]; overflow: number }>(LAYOUT_PROBLEMS);
-        expect(layout.broken, `${screen.name} at ${width}`).toEqual([]);
-        expect(layout.overflow, `${screen.name} at ${width}`).toBeLessThanOrEqual(0);
-        await page.screenshot({
-          path: new URL(`${screen.name}-${width}.png`, screenshots).pathname,
-          fullPage: true,
-        });
-      }
-      expect(problems).toEqual([]);
-      await context.close();
-    });
+    it(
+      `lays out every screen at ${width} px: no overflow, no word broken letter by letter`,
+      async () => {
+        const { page, context, problems } = await at(width);
+        for (const screen of screens) {
+          if (screen.name === 'projects')
+            await logIn(page, t.server.url, t.server.account.email, t.server.password);
+          await visit(page, screen);
+          if (screen.name === 'project')
+            await expect.poll(() => page.locator('.unsaved').count()).toBe(1);
+          const layout = await page.evaluate<{ broken: string[]; overflow: number }>(
+            LAYOUT_PROBLEMS,
+          );
+          expect(layout.broken, `${screen.name} at ${width}`).toEqual([]);
+          expect(layout.overflow, `${screen.name} at ${width}`).toBeLessThanOrEqual(0);
+          // Every screen on a phone, and the project (the busiest) on a desktop, for the docs.
+          if (width === 390 || screen.name === 'project')
+            await page.screenshot({
+              path: new URL(`${screen.name}-${width}.png`, screenshots).pathname,
+              fullPage: true,
+            });
+        }
+        expect(problems).toEqual([]);
+        await context.close();
+      },
+      SLOW_MS,
+    );
   }
 
-  it('keeps the flows usable on a phone: confirm, a role, a dialog that fits', async () => {
-    const { page, context } = await at(390);
-    await logIn(page, t.server.url, t.server.account.email, t.server.password);
-    await visit(page, screens[2]);
-    await page.getByLabel('Title', { exact: true }).fill(`${LONG_TITLE}!`);
-    await page.getByRole('button', { name: 'Rename' }).click();
-    await expect.poll(() => page.locator('h1').textContent()).toBe(`${LONG_TITLE}!`);
-    await page.getByRole('button', { name: 'Confirm revision 3' }).click();
-    await expect
-      .poll(() => page.locator('#project-status').textContent())
-      .toMatch(/^Confirmed as version/);
-    const row = page.locator('#member-list tr', { hasText: LONG_EMAIL });
-    await row.getByLabel('Role of Bartholomew').selectOption('editor');
-    await row.getByRole('button', { name: 'Save role for Bartholomew' }).click();
-    await expect.poll(() => page.locator('#project-status').textContent()).toContain('editor');
-    await page.getByRole('button', { name: 'Remove Bartholomew' }).click();
-    const box = (await page.getByRole('dialog').boundingBox())!;
-    expect(box.x).toBeGreaterThanOrEqual(0);
-    expect(box.x + box.width).toBeLessThanOrEqual(390);
-    await page.screenshot({
-      path: new URL('project-dialog-390.png', screenshots).pathname,
-    });
-    await page.keyboard.press('Escape');
-    await context.close();
-  });
+  it(
+    'keeps the flows usable on a phone: confirm, a role, a dialog that fits',
+    async () => {
+      // The other client lets go of the lock: the rename is the person's own.
+      await fetch(`${t.server.url}/api/v1/projects/${projectId}/lock`, {
+        method: 'DELETE',
+        headers,
+      });
+      const { page, context } = await at(390);
+      await logIn(page, t.server.url, t.server.account.email, t.server.password);
+      await visit(page, screens[2]);
+      await expect
+        .poll(() => page.locator('#project-lock').textContent())
+        .toBe('Nobody is editing this project right now.');
+      await page.getByLabel('Title', { exact: true }).fill(`${LONG_TITLE}!`);
+      await page.getByRole('button', { name: 'Rename' }).click();
+      await expect.poll(() => page.locator('h1').textContent()).toBe(`${LONG_TITLE}!`);
+      await page.getByRole('button', { name: 'Confirm revision 3' }).click();
+      await expect
+        .poll(() => page.locator('#project-status').textContent())
+        .toMatch(/^Confirmed as version/);
+      const row = page.locator('#member-list tr', { hasText: LONG_EMAIL });
+      await row.getByLabel('Role of Bartholomew').selectOption('editor');
+      await row.getByRole('button', { name: 'Save role for Bartholomew' }).click();
+      await expect.poll(() => page.locator('#project-status').textContent()).toContain('editor');
+      await page.getByRole('button', { name: 'Remove Bartholomew' }).click();
+      const box = (await page.getByRole('dialog').boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+      await page.screenshot({
+        path: new URL('project-dialog-390.png', screenshots).pathname,
+      });
+      await page.keyboard.press('Escape');
+      await context.close();
+    },
+    SLOW_MS,
+  );
 
   for (const width of [1440, 390]) {
-    it(`finds no serious or critical axe-core violation at ${width} px`, async () => {
-      // axe is injected as an inline script, which the screen's CSP refuses: this context
-      // bypasses the policy (the policy itself is tested in account.test.ts).
-      const { page, context } = await at(width, { bypassCSP: true });
-      const found: Record<string, string[]> = {};
-      for (const screen of screens) {
-        if (screen.name === 'projects')
-          await logIn(page, t.server.url, t.server.account.email, t.server.password);
-        await visit(page, screen);
-        found[screen.name] = await axeViolations(page);
-      }
-      // A confirmation dialog open over the project page.
-      await visit(page, screens[2]);
-      await page.getByRole('button', { name: 'Undo the last change' }).click();
-      await page.getByRole('dialog').waitFor();
-      found['project with a dialog'] = await axeViolations(page);
-      expect(found).toEqual({
-        login: [],
-        projects: [],
-        project: [],
-        tokens: [],
-        'project with a dialog': [],
-      });
-      await context.close();
-    });
+    it(
+      `finds no serious or critical axe-core violation at ${width} px`,
+      async () => {
+        // axe is injected as an inline script, which the screen's CSP refuses: this context
+        // bypasses the policy (the policy itself is tested in account.test.ts).
+        const { page, context } = await at(width, { bypassCSP: true });
+        const found: Record<string, string[]> = {};
+        for (const screen of screens) {
+          if (screen.name === 'projects')
+            await logIn(page, t.server.url, t.server.account.email, t.server.password);
+          await visit(page, screen);
+          found[screen.name] = await axeViolations(page);
+        }
+        // A confirmation dialog open over the project page.
+        await visit(page, screens[2]);
+        await page.getByRole('button', { name: 'Undo the last change' }).click();
+        await page.getByRole('dialog').waitFor();
+        found['project with a dialog'] = await axeViolations(page);
+        expect(found).toEqual({
+          login: [],
+          projects: [],
+          project: [],
+          tokens: [],
+          'project with a dialog': [],
+        });
+        await context.close();
+      },
+      SLOW_MS,
+    );
   }
 });

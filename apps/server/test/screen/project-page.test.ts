@@ -1,7 +1,7 @@
 // The login, projects, project and tokens screens of issue 18: a role changes only on Save, a
 // revision is confirmed once, destructive acts ask first in a modal dialog, and times are the
 // person's own.
-import type { Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logIn, openSite, startScreenTest, whyNoChromium } from './screen-harness.js';
 import type { Person, ScreenTest } from './screen-harness.js';
@@ -16,12 +16,13 @@ async function api(
   method: string,
   path: string,
   body?: unknown,
+  token = t.server.token,
 ): Promise<{ status: number; json: unknown }> {
   const res = await fetch(`${t.server.url}/api/v1${path}`, {
     method,
     headers: {
-      authorization: `Bearer ${t.server.token}`,
-      'x-editor-client': 'test-setup',
+      authorization: `Bearer ${token}`,
+      'x-editor-client': `test-${token.slice(5, 12)}`,
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -78,6 +79,22 @@ describe.skipIf(!!why)('screen: members, confirmations, confirmations dialogs, t
     return p;
   }
 
+  /**
+   * A signed-in person in Tokyo (en-GB), whose clock is five minutes after the server's (a test
+   * clock at 2030-01-01 00:00Z, 09:00 in Tokyo).
+   */
+  async function inTokyo(): Promise<{ page: Page; context: BrowserContext }> {
+    const context = await t.browser.newContext({
+      timezoneId: 'Asia/Tokyo',
+      locale: 'en-GB',
+      viewport: { width: 1360, height: 1600 },
+    });
+    const page = await context.newPage();
+    await page.clock.setFixedTime(new Date(t.server.clock.now().getTime() + 5 * 60_000));
+    await logIn(page, t.server.url, t.server.account.email, t.server.password);
+    return { page, context };
+  }
+
   it('changes a role only on Save: the keyboard on the drop-down writes nothing', async () => {
     const site = await openSite(t, plainSiteZip());
     await t.server.addAccount('vic@example.org', 'Vic');
@@ -116,7 +133,16 @@ describe.skipIf(!!why)('screen: members, confirmations, confirmations dialogs, t
     const site = await openSite(t, plainSiteZip());
     const { page, context, problems } = await projectPage(site.id);
     const confirm = page.getByRole('button', { name: 'Confirm revision 1' });
+    // The request is held until the button has been seen disabled.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/confirmations', async (route) => {
+      if (route.request().method() === 'POST') await held;
+      await route.continue();
+    });
     await confirm.dblclick();
+    await expect.poll(() => page.locator('#confirm-button').isDisabled()).toBe(true);
+    release();
     await expect
       .poll(() => page.locator('#project-status').textContent())
       .toBe('Confirmed as version 1.');
@@ -240,15 +266,7 @@ describe.skipIf(!!why)('screen: members, confirmations, confirmations dialogs, t
 
   it("shows times in the person's zone, relative, with the full date in the title", async () => {
     const site = await openSite(t, plainSiteZip());
-    const context = await t.browser.newContext({
-      timezoneId: 'Asia/Tokyo',
-      locale: 'en-GB',
-      viewport: { width: 1360, height: 1600 },
-    });
-    const page = await context.newPage();
-    // The browser's clock five minutes after the server's (a test clock at 2030-01-01 00:00Z).
-    await page.clock.setFixedTime(new Date(t.server.clock.now().getTime() + 5 * 60_000));
-    await logIn(page, t.server.url, t.server.account.email, t.server.password);
+    const { page, context } = await inTokyo();
     await page.goto(`${t.server.url}/projects/${site.id}`);
     const created = page.locator('#project-summary time').first();
     await expect.poll(() => created.textContent()).toBe('5 minutes ago');
@@ -263,6 +281,48 @@ describe.skipIf(!!why)('screen: members, confirmations, confirmations dialogs, t
     const cell = page.locator('#token-list tbody tr').first().locator('time').first();
     await expect.poll(() => cell.textContent()).toMatch(/ago|just now|in /);
     expect(await cell.getAttribute('title')).toMatch(/2030/);
+    await context.close();
+  });
+
+  it('says who is editing and since when, and marks the pages with unsaved changes', async () => {
+    const site = await openSite(t, plainSiteZip());
+    const bea = await t.server.addAccount('bea.bishop@example.org', 'Bea Bishop');
+    await api(t, 'PUT', `/projects/${site.id}/members`, {
+      email: 'bea.bishop@example.org',
+      role: 'editor',
+    });
+    // Bea edits index.html with a client of her own: the lock, a draft, one operation.
+    const label = { kind: 'screen', label: 'Bea Bishop on the editing screen' };
+    expect((await api(t, 'PUT', `/projects/${site.id}/lock`, label, bea.token)).status).toBe(200);
+    const draft = await api(t, 'GET', `/pages/${site.index}/draft`, undefined, bea.token);
+    const { draft_token } = draft.json as { draft_token: string };
+    const operation = { kind: 'insert', parent: '#content', html: '<p>Open on Sundays.</p>' };
+    const applied = await api(
+      t,
+      'POST',
+      `/pages/${site.index}/operations`,
+      { draft_token, operation },
+      bea.token,
+    );
+    expect(applied.status).toBe(200);
+
+    const { page, context } = await inTokyo();
+    await page.goto(`${t.server.url}/projects/${site.id}`);
+    const lock = page.locator('#project-lock');
+    await expect
+      .poll(() => lock.textContent())
+      .toBe('Bea Bishop (on the editing screen) is editing since 09:00 · 5 minutes ago.');
+    const index = page.locator('#page-list tbody tr', { hasText: 'index.html' });
+    await expect
+      .poll(() => index.locator('.unsaved').textContent())
+      .toBe('Unsaved changes by Bea Bishop · 5 minutes ago');
+    const about = page.locator('#page-list tbody tr', { hasText: 'about.html' });
+    expect(await about.locator('.unsaved').count()).toBe(0);
+
+    // The lock released: nobody is editing.
+    await api(t, 'DELETE', `/projects/${site.id}/lock`, undefined, bea.token);
+    await page.reload();
+    await expect.poll(() => lock.textContent()).toBe('Nobody is editing this project right now.');
     await context.close();
   });
 });

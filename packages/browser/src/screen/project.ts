@@ -7,6 +7,7 @@ import { allPages, library, screenClient } from './library.js';
 import type { Client } from './library.js';
 import { showMembers } from './project-members.js';
 import { showConfirmations, showHistory } from './project-versions.js';
+import { EDITING_POLL_MS, showLock, unsavedMark } from './project-editing.js';
 import { failureView } from './views.js';
 import { keepTimesCurrent } from './when.js';
 import type { Failure } from '../result.js';
@@ -55,6 +56,11 @@ export async function startProject(): Promise<void> {
   bindForms(view);
   keepTimesCurrent();
   await load(view);
+  // Who is editing, and the pages' unsaved changes, while the page stays open.
+  setInterval(() => {
+    if (view.project && !byId('project-details').hidden)
+      void Promise.all([showLock(view), showPages(view)]);
+  }, EDITING_POLL_MS);
 }
 
 async function load(view: ProjectView): Promise<void> {
@@ -71,6 +77,7 @@ async function load(view: ProjectView): Promise<void> {
   byId('project-details').hidden = false;
   showSummary(view.project);
   await Promise.all([
+    showLock(view),
     showPages(view),
     showMembers(view),
     showHistory(view),
@@ -110,6 +117,11 @@ async function showPages(view: ProjectView): Promise<void> {
   const first = await library().attempt(() => client.v1.listPages(projectId, { per_page: 200 }));
   if (!first.ok) return view.report(first.failure);
   const pages = await allPages<Page, 'pages'>(client, first.value, 'pages');
+  // Asked again every 20 s: the table (and the focus in it) stays unless something changed.
+  const region = byId('page-list');
+  const key = JSON.stringify([view.project.role, pages]);
+  if (region.dataset.key === key) return;
+  region.dataset.key = key;
   const edit = (page: Page) =>
     view.project.role === 'viewer'
       ? ''
@@ -122,7 +134,7 @@ async function showPages(view: ProjectView): Promise<void> {
           'Edit',
         );
   fill(
-    byId('page-list'),
+    region,
     dataTable({
       caption: 'Pages',
       columns: ['File', 'Title', 'Public URL', 'Changed in', { name: 'Edit', hidden: true }],
@@ -132,7 +144,7 @@ async function showPages(view: ProjectView): Promise<void> {
           h('code', {}, page.file),
           page.title,
           h('span', { class: 'mono' }, page.public_url),
-          `revision ${page.revision}`,
+          [`revision ${page.revision}`, ' ', unsavedMark(page.unsaved_draft, page.revision)],
           edit(page),
         ],
       ]),

@@ -11,6 +11,7 @@ const roles = ['owner', 'editor', 'viewer'] as const;
 export function projectBody(projectId: string): SafeHtml {
   const folder = `/api/v1/projects/${encodeURIComponent(projectId)}/folder`;
   return html`<p id="project-badges" aria-live="polite"></p>
+    <p id="project-lock" class="editing" aria-live="polite"></p>
     <div id="project-error" tabindex="-1" hidden></div>
     <div id="project-status" role="status" aria-live="polite"></div>
     <div id="project-details">
