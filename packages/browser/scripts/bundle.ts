@@ -14,6 +14,8 @@ const packageDir = fileURLToPath(new URL('..', import.meta.url));
 
 /** At most 150 KB gzipped for the library script (issue 6). */
 export const GZIP_BUDGET_BYTES = 150 * 1024;
+/** At most 200 KB gzipped for all the screen's JavaScript, the checks included (issue 18). */
+export const SCREEN_BUDGET_BYTES = 200 * 1024;
 
 export interface BundleReport {
   readonly file: string;
@@ -119,6 +121,13 @@ export interface BundleOptions {
   readonly budget?: number;
 }
 
+/** The screen's style sheets that live beside their components, as one file. */
+async function screenCss(): Promise<Uint8Array> {
+  const { editorCss } = await import('../src/screen/editor/editor.css.js');
+  const { historyCss } = await import('../src/screen/editor/history.css.js');
+  return new TextEncoder().encode(editorCss + historyCss);
+}
+
 /** Builds every bundle and returns their sizes; throws `BundleError` when one breaks a rule. */
 export async function bundleBrowser(options: BundleOptions = {}): Promise<readonly BundleReport[]> {
   const outDir = options.outDir ?? join(packageDir, 'dist');
@@ -141,6 +150,15 @@ export async function bundleBrowser(options: BundleOptions = {}): Promise<readon
     await writeAtomically(join(outDir, file), bytes);
     reports.push({ file, bytes: bytes.length, gzipBytes, budget });
   }
+  const screenTotal = reports
+    .filter((r) => r.file.endsWith('.min.js'))
+    .reduce((sum, r) => sum + r.gzipBytes, 0);
+  if (screenTotal > SCREEN_BUDGET_BYTES)
+    throw new BundleError(
+      'over_budget',
+      `the screen's scripts: ${kb(screenTotal)} gzipped in all, over the budget of ${kb(SCREEN_BUDGET_BYTES)}`,
+    );
+  await writeAtomically(join(outDir, 'galley-screen.css'), await screenCss());
   return reports;
 }
 
@@ -148,10 +166,16 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   try {
-    for (const r of await bundleBrowser()) {
+    const reports = await bundleBrowser();
+    for (const r of reports) {
       const budget = r.budget === null ? '' : ` (budget ${kb(r.budget)})`;
       console.log(`dist/${r.file}: ${kb(r.bytes)}, ${kb(r.gzipBytes)} gzipped${budget}`);
     }
+    const screen = reports.filter((r) => r.file.endsWith('.min.js'));
+    const total = screen.reduce((sum, r) => sum + r.gzipBytes, 0);
+    console.log(
+      `the screen's JavaScript: ${kb(total)} gzipped in all (budget ${kb(SCREEN_BUDGET_BYTES)})`,
+    );
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     process.exitCode = 1;

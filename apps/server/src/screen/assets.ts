@@ -4,10 +4,9 @@ import { dirname, join } from 'node:path';
 import type { RequestHandler } from 'express';
 import { problem } from '../http/problem.js';
 import { screenCss } from './style.js';
-import { editorCss } from './style-editor.js';
 
 /** The bundles that packages/browser builds into its dist/ (turbo builds it before the server). */
-const bundles = new Set(['galley.min.js', 'galley-screen.min.js']);
+const bundles = new Set(['galley.min.js', 'galley-screen.min.js', 'galley-screen.css']);
 
 function browserDist(): string {
   const require = createRequire(import.meta.url);
@@ -23,7 +22,7 @@ export function screenAssets(): RequestHandler {
   return async (req, res) => {
     const name = String(req.params.name);
     if (name === 'screen.css') {
-      res.type('text/css; charset=utf-8').send(screenCss + editorCss);
+      res.type('text/css; charset=utf-8').send(screenCss);
       return;
     }
     if (!bundles.has(name)) throw problem(404, 'not_found', `No asset ${name}.`);
@@ -37,6 +36,7 @@ export function screenAssets(): RequestHandler {
         `The browser bundle ${name} is not built: run \`pnpm build\` (or \`pnpm --filter @galley/browser bundle\`).`,
       );
     }
-    res.type('text/javascript; charset=utf-8').send(script);
+    res.type(name.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8');
+    res.send(script);
   };
 }

@@ -51,6 +51,7 @@ export function page(options: PageOptions): SafeHtml {
         ${session ? html`<meta name="csrf-token" content="${session.csrfToken}" />` : ''}
         <link rel="icon" href="data:," />
         <link rel="stylesheet" href="/assets/screen.css" />
+        <link rel="stylesheet" href="/assets/galley-screen.css" />
         ${needsLibrary.has(screen) ? html`<script src="/assets/galley.min.js" defer></script>` : ''}
         <script src="/assets/galley-screen.min.js" defer></script>
       </head>

@@ -40,7 +40,9 @@ async function preview(page: Page): Promise<Frame> {
     .first()
     .waitFor();
   const handle = await page.locator('iframe[title="Preview"]').elementHandle();
-  return (await handle!.contentFrame())!;
+  const frame = await handle?.contentFrame();
+  if (!frame) throw new Error('the preview frame has no document');
+  return frame;
 }
 
 const tree = (page: Page) => page.getByRole('tree', { name: 'Outline' });
@@ -49,7 +51,9 @@ const selectedRow = (page: Page) => tree(page).locator('[role=treeitem][aria-sel
 const selectedText = (page: Page) => selectedRow(page).textContent();
 const bodyText = async (page: Page) => (await preview(page)).locator('body').innerText();
 const focusIsOnBody = (page: Page) =>
-  page.evaluate(() => document.activeElement === null || document.activeElement === document.body);
+  page.evaluate<boolean>(
+    'document.activeElement === null || document.activeElement === document.body',
+  );
 
 /** Inserts raw HTML through the palette, next to the first row whose name matches. */
 async function insertRaw(page: Page, near: RegExp, where: 'before' | 'after', html: string) {
@@ -285,14 +289,103 @@ describe.skipIf(!!why)(
       const { page } = await t.signedIn();
       await editing(page, site.editor);
       await page.getByRole('button', { name: 'Phone 390' }).click();
-      await expect
-        .poll(() =>
-          page
-            .locator('iframe[title="Preview"]')
-            .evaluate((f) => (f as HTMLIFrameElement).clientWidth),
-        )
-        .toBe(390);
+      await poll(() =>
+        page.evaluate<number>('document.querySelector(\'iframe[title="Preview"]\').clientWidth'),
+      ).toBe(390);
       await screenshot(page, 'editor-device-phone');
     });
   },
 );
+
+describe.skipIf(!!why)('screen: other people’s changes', { timeout: 90_000 }, () => {
+  let t: ScreenTest;
+  beforeAll(async () => {
+    t = await startScreenTest();
+  });
+  afterAll(() => t?.close());
+
+  /** A call of the editing interface as an agent with its own X-Editor-Client. */
+  const agent = async (method: string, path: string, json?: unknown) => {
+    const res = await fetch(`${t.server.url}/api/v1${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${t.server.token}`,
+        'x-editor-client': 'agent-7',
+        ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+    });
+    expect([method, path, res.status]).toEqual([method, path, method === 'DELETE' ? 204 : 200]);
+    return res.status === 204 ? undefined : ((await res.json()) as Record<string, unknown>);
+  };
+
+  it('a stale draft says so as it opens, and re-applies its changes on the new revision', async () => {
+    const site = await openSite(t, plainSiteZip());
+    const { page } = await t.signedIn();
+    const frame = await editing(page, site.editor);
+    await frame.locator('#intro').click();
+    await page.getByRole('button', { name: 'Paragraph' }).click();
+    await page.keyboard.type('Open on Sundays.');
+    await page.keyboard.press('Enter');
+    await poll(() => bodyText(page)).toContain('Open on Sundays.');
+    // Leaving the editor (same tab: same client) lets the lock go; an agent saves meanwhile.
+    await page.goto(`${t.server.url}/projects/${site.id}`);
+    await poll(async () => (await agent('GET', `/projects/${site.id}/lock`))!.lock).toBeNull();
+    await agent('PUT', `/projects/${site.id}/lock`, { kind: 'agent', label: 'Tidy-up bot' });
+    const draft = (await agent('GET', `/pages/${site.index}/draft`))!;
+    const changed = (await agent('POST', `/pages/${site.index}/operations`, {
+      draft_token: draft.draft_token,
+      operation: { kind: 'swap', target: '#title', html: 'Harbour Bar' },
+    }))!;
+    const saved = (await agent('PUT', `/pages/${site.index}/operations`, {
+      draft_token: changed.draft_token,
+      commit_id: crypto.randomUUID(),
+    }))!;
+    await agent('DELETE', `/projects/${site.id}/lock`);
+
+    await page.goto(site.editor);
+    const dialog = page.getByRole('dialog', { name: 'This draft is older than the saved page' });
+    await poll(() => dialog.isVisible()).toBe(true);
+    const told = (await dialog.textContent())!;
+    expect(told).toContain(`made on revision ${draft.base_revision as number}`);
+    expect(told).toContain(`now at revision ${saved.revision as number}`);
+    await screenshot(page, 'editor-stale-draft');
+    await dialog.getByRole('button', { name: /Re-apply my changes/ }).click();
+    await poll(() => bodyText(page)).toContain('Open on Sundays.');
+    const text = await bodyText(page);
+    expect(text).toContain('Harbour Bar');
+    // The paragraph went where it was put: right after #intro.
+    const after = await (await preview(page)).locator('#intro + p').textContent();
+    expect(after).toBe('Open on Sundays.');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await poll(() => page.locator('.notice[data-place=toolbar]').textContent()).toContain(
+      `Saved as revision ${(saved.revision as number) + 1}`,
+    );
+  });
+
+  it('a second person sees the page read-only, with the holder’s changes as they are made', async () => {
+    const site = await openSite(t, plainSiteZip());
+    const ada = await t.signedIn();
+    const frame = await editing(ada.page, site.editor);
+    const bea = await t.signedIn();
+    bea.page.setDefaultTimeout(8000);
+    await bea.page.goto(site.editor);
+    await poll(() => bea.page.locator('#lock-status').textContent()).toMatch(
+      /Read-only: .* is editing since/,
+    );
+    await preview(bea.page);
+    expect(await bea.page.getByRole('button', { name: 'Remove' }).isDisabled()).toBe(true);
+    expect(await bea.page.getByRole('button', { name: 'Paragraph' }).isDisabled()).toBe(true);
+
+    await frame.locator('#title').dblclick();
+    await ada.page.keyboard.type('Live from Ada');
+    await ada.page.keyboard.press('Enter');
+    // No reload on Bea's side: her page keeps its marker while the preview changes.
+    await bea.page.evaluate('window.galleyNoReload = true');
+    await poll(() => bodyText(bea.page)).toContain('Live from Ada');
+    expect(await bea.page.evaluate('window.galleyNoReload')).toBe(true);
+    await screenshot(bea.page, 'editor-live-read-only');
+    // The one error Chromium logs is the lock's 423, which is how the screen learns who edits.
+    expect(bea.problems.filter((p) => !p.includes('status of 423'))).toEqual([]);
+  });
+});
