@@ -284,6 +284,59 @@ describe.skipIf(!!why)(
       await poll(() => frame.locator('#s #a').count()).toBe(1);
     });
 
+    it('views a saved revision read-only and compares two side by side', async () => {
+      const site = await openSite(t, plainSiteZip());
+      const { page } = await t.signedIn();
+      const frame = await editing(page, site.editor);
+      await frame.locator('#title').dblclick();
+      await page.keyboard.type('Harbour Bar');
+      await page.keyboard.press('Enter');
+      await poll(() => page.getByRole('button', { name: 'Save' }).isEnabled()).toBe(true);
+      await page.keyboard.press('Control+s');
+      await poll(() => page.locator('.notice[data-place=toolbar]').textContent()).toContain(
+        'Saved as revision 2',
+      );
+      await page.getByText('History of this page').click();
+      const history = page.locator('.history-panel');
+      await history.getByRole('button', { name: 'View revision 1' }).click();
+      await poll(async () => (await preview(page)).locator('#title').textContent()).toBe(
+        'Harbour Café',
+      );
+      expect(await page.getByRole('button', { name: 'Remove' }).isDisabled()).toBe(true);
+      await page.getByRole('button', { name: 'Back to my draft' }).click();
+      await poll(async () => (await preview(page)).locator('#title').textContent()).toBe(
+        'Harbour Bar',
+      );
+      await history.getByLabel('Compare revision 1').check();
+      await history.getByLabel('Compare revision 2').check();
+      await history.getByRole('button', { name: 'Compare' }).click();
+      const diff = page.getByRole('dialog', { name: 'Compare two revisions' });
+      await poll(() => diff.isVisible()).toBe(true);
+      const text = (await diff.textContent())!;
+      expect(text).toContain('Harbour Café');
+      expect(text).toContain('Harbour Bar');
+      await screenshot(page, 'editor-diff');
+      await diff.getByRole('button', { name: 'Close' }).click();
+      await poll(() => diff.isVisible()).toBe(false);
+    });
+
+    it('asks before leaving with unsaved changes', async () => {
+      const site = await openSite(t, plainSiteZip());
+      const { page } = await t.signedIn();
+      const frame = await editing(page, site.editor);
+      await frame.locator('#intro').click();
+      await page.keyboard.press('Delete');
+      await poll(() => frame.locator('#intro').count()).toBe(0);
+      const asked = new Promise<string>((resolve) =>
+        page.once('dialog', (dialog) => {
+          resolve(dialog.type());
+          void dialog.dismiss();
+        }),
+      );
+      await page.close({ runBeforeUnload: true });
+      expect(await asked).toBe('beforeunload');
+    });
+
     it('shows the page in the medium’s frames', async () => {
       const site = await openSite(t, plainSiteZip());
       const { page } = await t.signedIn();
