@@ -64,22 +64,6 @@ th, td { text-align: left; border-bottom: 1px solid var(--line); padding: .35rem
   background: var(--paper); }
 .lock.held { border-color: var(--ok); }
 .lock.other { border-color: var(--bad); background: #fdecec; }
-.editor { display: grid; grid-template-columns: minmax(16rem, 2fr) minmax(20rem, 3fr); gap: 1rem;
-  align-items: start; }
-@media (max-width: 60rem) { .editor { grid-template-columns: 1fr; } }
-.op-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(17rem, 1fr)); gap: .75rem; }
-.op-grid fieldset { margin: 0; height: 100%; }
-#edit-result, #save-state { align-self: center; }
-#preview-frame { width: 100%; height: 32rem; border: 1px solid var(--line); background: #fff; }
-.outline, .outline ul { list-style: none; margin: 0; padding-left: 1rem; }
-.outline { padding-left: 0; max-height: 34rem; overflow: auto; }
-.outline button { background: none; border: 1px solid transparent; color: var(--ink);
-  text-align: left; padding: .1rem .3rem; width: 100%; }
-.outline button[aria-pressed=true] { background: #e6eefb; border-color: var(--accent); }
-.outline .ref { color: var(--muted); }
-.outline .text { color: var(--muted); font-size: .85rem; }
-.outline .has-problem > button { border-color: var(--bad); }
-.problems { margin: .15rem 0 .3rem .3rem; padding-left: 1rem; color: var(--bad); font-size: .88rem; }
 .report ul { margin: .2rem 0 .6rem; }
 .sha { word-break: break-all; }
 
