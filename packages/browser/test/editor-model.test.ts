@@ -105,7 +105,7 @@ describe('the selection', () => {
     model.selection.value = model.shown.value!.elements.at(1)!;
     model.readOnly.value = { doc: open(PAGE), reason: { kind: 'viewer' } };
     model.changed();
-    expect(model.shown.value!.elements.numberOf(model.selection.value!)).toBe(1);
+    expect(model.shown.value!.elements.numberOf(model.selection.value)).toBe(1);
     model.readOnly.value = {
       doc: open(PAGE.replace('id="h"', 'id="other"')),
       reason: { kind: 'viewer' },
