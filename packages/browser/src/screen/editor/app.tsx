@@ -9,6 +9,7 @@ import { Palette } from './palette.js';
 import { Problems } from './problems.js';
 import { NoticeAt } from './notice.js';
 import { Breadcrumb } from './breadcrumb.js';
+import { HistorySection } from './history.js';
 
 /** The editor: toolbar above; outline, canvas and the panels for the selection side by side. */
 export function EditorApp({
@@ -59,6 +60,7 @@ export function EditorApp({
         </div>
       </div>
       <Problems screen={screen} />
+      <HistorySection screen={screen} />
     </div>
   );
 }

@@ -65,11 +65,8 @@ export function Canvas({ screen }: { screen: EditorScreen }) {
 
   // Every change of the shown document is drawn into the frame.
   useSignalEffect(() => {
-    const shown = model.shown.value;
-    const readOnly = model.readOnly.value;
-    if (!shown || !screen.frame) return;
-    const key = readOnly?.reason.kind === 'revision' ? `r${readOnly.reason.revision}` : 'page';
-    screen.frame.show(key, (scope) => shown.elements.marked(scope));
+    void model.shown.value;
+    screen.drawFrame();
   });
 
   const device = screen.device.value;

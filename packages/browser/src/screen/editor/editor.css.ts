@@ -1,4 +1,5 @@
-// The page editor's part of /assets/screen.css: outline tree, canvas with its overlay, panels.
+// The page editor's style sheet: outline tree, canvas with its overlay, panels (served with the
+// history's as /assets/galley-screen.css, which the build writes beside the scripts).
 export const editorCss = `
 body[data-screen=editor] main { max-width: none; }
 .editor-head { display: flex; gap: 1rem; align-items: flex-end; flex-wrap: wrap; }

@@ -42,6 +42,8 @@ const DRAG_START_PX = 6;
 export class PreviewFrame {
   private frame: HTMLIFrameElement | null = null;
   private loadedKey: string | null = null;
+  /** The version of the shown document last drawn (or waiting to be). */
+  private drawn = -1;
   private loading = false;
   private pending: { key: string; marked: Marker } | null = null;
   private elements: readonly ElementHandle[] = [];
@@ -65,12 +67,15 @@ export class PreviewFrame {
    * Shows a document: `key` names which document it is (a draft, a saved revision): a new key
    * loads the frame anew, the same key only redraws the body.
    */
-  show(key: string, marked: Marker): void {
+  show(key: string, version: number, marked: Marker): void {
     if (this.loading || key !== this.loadedKey) {
       this.pending = { key, marked };
+      this.drawn = version;
       if (!this.loading) this.load();
       return;
     }
+    if (version === this.drawn) return;
+    this.drawn = version;
     this.redraw(marked('body'));
   }
 
@@ -124,7 +129,7 @@ export class PreviewFrame {
     this.renewTimer = setTimeout(() => {
       this.pending ??= { key: next.key, marked: next.marked };
       this.loadedKey = null;
-      this.show(this.pending.key, this.pending.marked);
+      this.show(this.pending.key, this.drawn, this.pending.marked);
     }, RENEW_AFTER_MS);
   }
 

@@ -1,4 +1,3 @@
-import type { Operation } from '@galley/core';
 import type { Failure } from '../../result.js';
 import { LockKeeper } from '../editor-lock.js';
 import type { LockState } from '../editor-lock.js';
@@ -7,17 +6,10 @@ import { failureText } from '../views.js';
 import type { EditorScreen, StaleDraft } from './screen.js';
 import { LiveView } from './live.js';
 import { sayFailure } from './words.js';
-import { ago } from './time.js';
+import { clockTime, relativeTime } from '../when.js';
 import { planReapply } from './reapply.js';
 
 const CHECK_AFTER_MS = 350;
-
-// TODO(#18): the typed client methods once the endpoint engineer lands them.
-interface ReapplyEndpoints {
-  draftLog(pageId: string): Promise<{ base_revision: number; operations: Operation[] }>;
-  pageRevision(pageId: string, revision: number): Promise<{ html: string }>;
-  discardDraft(pageId: string): Promise<unknown>;
-}
 
 /**
  * The editor's life: the lock taken and kept, the draft opened while it is held, the saved page
@@ -97,17 +89,11 @@ export class EditorLifecycle {
   /** "Ada (on the editing screen) is editing since 14:02 · 5 min ago". */
   private async describeHolder(): Promise<void> {
     const { setup } = this.screen;
-    const client = setup.client.v1 as unknown as {
-      getLock?: (id: string) => Promise<{
-        lock: { holder: { name: string }; label: string; acquired_at: string } | null;
-      }>;
-    };
-    if (!client.getLock) return;
-    const got = await library().attempt(() => client.getLock!(setup.projectId));
+    const got = await library().attempt(() => setup.client.v1.getLock(setup.projectId));
     if (!got.ok || !got.value.lock || this.screen.model.draft.peek()) return;
     const { holder, label, acquired_at } = got.value.lock;
     const since = new Date(acquired_at);
-    this.screen.lockLine.value = `Read-only: ${holder.name} (${label}) is editing since ${since.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })} · ${ago(since)}. You see their changes as they make them; the editor opens here as soon as the lock is free.`;
+    this.screen.lockLine.value = `Read-only: ${holder.name} (${label}) is editing since ${clockTime(since)} · ${relativeTime(since, new Date())}. You see their changes as they make them; the editor opens here as soon as the lock is free.`;
   }
 
   private refusedLine(failure: Failure): string {
@@ -149,7 +135,7 @@ export class EditorLifecycle {
           .filter((entry) => entry.revision > base && entry.revision <= current)
           .map(
             (entry) =>
-              `Revision ${entry.revision}: ${entry.summary} (${entry.by.name}, ${ago(new Date(entry.at))})`,
+              `Revision ${entry.revision}: ${entry.summary} (${entry.by.name}, ${relativeTime(new Date(entry.at), new Date())})`,
           )
       : [];
     return { base, current, since };
@@ -175,7 +161,7 @@ export class EditorLifecycle {
   async reapply(): Promise<void> {
     const { model, setup } = this.screen;
     const lib = library();
-    const api = setup.client.v1 as unknown as ReapplyEndpoints;
+    const api = setup.client.v1;
     const log = await lib.attempt(() => api.draftLog(setup.page.id));
     if (!log.ok) return model.say(sayFailure(log.failure), 'error', 'toolbar');
     const base = await lib.attempt(() => api.pageRevision(setup.page.id, log.value.base_revision));

@@ -22,7 +22,8 @@ export interface Shown {
 }
 
 /** Where a message belongs: next to the part of the screen whose action it answers. */
-export type Place = 'toolbar' | 'inspector' | 'palette' | 'canvas' | 'tree' | 'problems';
+export type Place =
+  'toolbar' | 'inspector' | 'palette' | 'canvas' | 'tree' | 'problems' | 'history';
 
 export interface Notice {
   readonly text: string;
@@ -40,7 +41,6 @@ export interface LocatedProblem {
 export type ReadOnlyReason =
   | { readonly kind: 'other'; readonly holder: string; readonly label: string }
   | { readonly kind: 'viewer' }
-  | { readonly kind: 'revision'; readonly revision: number }
   | { readonly kind: 'unavailable'; readonly text: string };
 
 /**
@@ -54,6 +54,8 @@ export class EditorModel {
   readonly draft = signal<SyncedDraft | null>(null);
   /** The page shown read-only (saved page, the lock holder's live draft, a saved revision). */
   readonly readOnly = signal<{ doc: Draft; reason: ReadOnlyReason } | null>(null);
+  /** A saved revision viewed read-only: shown instead of the draft until the person goes back. */
+  readonly viewing = signal<{ doc: Draft; revision: number } | null>(null);
   /** Bumped on every change of the shown document (which is changed in place). */
   readonly version = signal(0);
   readonly selection = signal<ElementHandle | null>(null);
@@ -75,10 +77,12 @@ export class EditorModel {
   /** A new value for every version: the document is changed in place, the signal must change. */
   readonly shown = computed<Shown | null>(() => {
     const version = this.version.value;
-    const doc = this.draft.value ?? this.readOnly.value?.doc ?? null;
+    const doc = this.viewing.value?.doc ?? this.draft.value ?? this.readOnly.value?.doc ?? null;
     return doc ? versionOf(doc, version) : null;
   });
-  readonly editable = computed(() => this.draft.value !== null && !this.conflicted.value);
+  readonly editable = computed(
+    () => this.draft.value !== null && !this.conflicted.value && this.viewing.value === null,
+  );
   readonly dirty = computed(() => {
     void this.version.value;
     return this.draft.value?.canUndo ?? false;
@@ -89,7 +93,8 @@ export class EditorModel {
 
   /** Call after anything changed the shown document; keeps the selection on its element. */
   changed(): void {
-    const shown = this.draft.peek() ?? this.readOnly.peek()?.doc ?? null;
+    const shown =
+      this.viewing.peek()?.doc ?? this.draft.peek() ?? this.readOnly.peek()?.doc ?? null;
     const view = shown?.elements ?? null;
     batch(() => {
       if (view !== this.lastView) this.carrySelection(this.lastView, view);

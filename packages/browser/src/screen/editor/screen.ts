@@ -2,6 +2,7 @@ import { signal } from '@preact/signals';
 import type { ElementHandle, MediumRef } from '@galley/core';
 import type { Client } from '../library.js';
 import { EditorActions } from './actions.js';
+import { library } from '../library.js';
 import type { Device } from './devices.js';
 import { devicesFor } from './devices.js';
 import type { PreviewFrame } from './frame.js';
@@ -62,6 +63,20 @@ export class EditorScreen {
     this.device.value = this.devices[0]!;
   }
 
+  /**
+   * Draws the shown document into the preview, unless this version is drawn already. The canvas
+   * does it after every change; an action that goes on in the preview at once (editing in place
+   * right after an insert) does it first, so the new element is there.
+   */
+  drawFrame(): void {
+    const shown = this.model.shown.peek();
+    const viewing = this.model.viewing.peek();
+    if (!shown || !this.frame) return;
+    // A saved revision may have another head (its own style sheets): it loads as a document.
+    const key = viewing ? `revision ${viewing.revision}` : 'page';
+    this.frame.show(key, shown.version ?? 0, (scope) => shown.elements.marked(scope));
+  }
+
   /** Edits the element's text in the preview (double-click, or Enter on the selection). */
   startEditing(handle: ElementHandle): void {
     if (!this.model.editable.peek()) {
@@ -69,6 +84,7 @@ export class EditorScreen {
       return;
     }
     this.select(handle);
+    this.drawFrame();
     if (this.frame?.startEditing(handle)) this.model.editingText.value = handle;
   }
 
@@ -81,6 +97,19 @@ export class EditorScreen {
     if (active && active !== document.body && active.isConnected) return;
     this.focusRow.value = this.model.selection.peek();
     if (!this.model.selection.peek()) document.querySelector<HTMLElement>('[role="tree"]')?.focus();
+  }
+
+  /** Shows a saved revision read-only in place of the draft (null: back to the draft). */
+  viewRevision(revision: { revision: number; html: string } | null): void {
+    const { model } = this;
+    if (!revision) {
+      model.viewing.value = null;
+    } else {
+      const opened = library().Draft.open(revision.html);
+      if (!opened.ok) return model.say('This revision cannot be shown.', 'error', 'history');
+      model.viewing.value = { doc: opened.draft, revision: revision.revision };
+    }
+    model.changed();
   }
 
   /** Chooses an element: the tree and the preview show it, and actions aim at it. */
