@@ -264,7 +264,7 @@ describe.skipIf(!!why)(
       const from = (await frame.locator('#a').boundingBox())!;
       const to = (await frame.locator('#in').boundingBox())!;
       const cdp = await page.context().newCDPSession(page);
-      const mouse = (type: string, x: number, y: number) =>
+      const mouse = (type: 'mousePressed' | 'mouseMoved' | 'mouseReleased', x: number, y: number) =>
         cdp.send('Input.dispatchMouseEvent', {
           type,
           x,
