@@ -3,10 +3,11 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { writeZip } from '@galley/core';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logIn, openSite, startScreenTest, whyNoChromium } from './screen-harness.js';
 import type { ScreenTest } from './screen-harness.js';
+import { PREVIEW, previewFrame, tree } from './editor-helpers.js';
 import { plainSiteZip } from './site-fixtures.js';
 
 const why = whyNoChromium();
@@ -84,17 +85,22 @@ describe.skipIf(!!why)('screen: links, ended sessions, errors said once', () => 
     await context.close();
   });
 
-  it('sends the editor to the login when the session cookie is gone, then back', async () => {
+  /**
+   * Opens the editor, then ends its session as a lapsed cookie does: the lock's next renewal is
+   * answered 401. The navigations to the login are held (see `holdLogin`).
+   */
+  async function editorWithEndedSession(page: Page, context: BrowserContext) {
     const site = await openSite(t, plainSiteZip());
-    const { page, context } = await t.signedIn();
     // The editor renews its lock every 20 s; a fake clock brings the next renewal at once.
     await page.clock.install();
     const path = `/projects/${site.id}/edit?page=${site.index}`;
     await page.goto(`${t.server.url}${path}`);
     const status = page.locator('#lock-status');
     await expect.poll(() => status.textContent()).toContain('You are editing');
-    // Open (draft read, controls enabled): only then does the renewal timer start.
-    await expect.poll(() => page.locator('#edit-controls').getAttribute('disabled')).toBeNull();
+    // Open (draft read, the page in the preview and the outline): only then does the renewal
+    // timer start.
+    await previewFrame(page);
+    await expect.poll(() => tree(page).getByRole('treeitem').count()).toBeGreaterThan(0);
 
     // The cookie runs out (its Max-Age): the renewal is answered 401 without a session.
     const asked = await holdLogin(page);
@@ -103,18 +109,35 @@ describe.skipIf(!!why)('screen: links, ended sessions, errors said once', () => 
     await expect
       .poll(() => asked)
       .toEqual([`${t.server.url}/login?next=${encodeURIComponent(path)}`]);
-    await expect.poll(() => status.textContent()).toBe('Your session has ended — sign in again.');
+    return { path, status, login: asked[0]! };
+  }
+
+  it('sends the editor to the login when the session cookie is gone, then back', async () => {
+    const { page, context } = await t.signedIn();
+    const { path, status, login } = await editorWithEndedSession(page, context);
+    await expect.poll(() => status.textContent()).toContain('Your session has ended');
     expect(await page.locator('main').innerText()).not.toMatch(/Bearer|token/i);
 
-    // The link (where the page went) signs in and comes back to the same page and draft.
+    // Where the page went signs in and comes back to the same page and draft.
     await page.unroute(/\/login\?next=/);
-    await status.getByRole('link', { name: 'sign in again' }).click();
-    await page.waitForURL(/\/login\?next=/);
+    await page.goto(login);
     await page.getByLabel('E-mail').fill(t.server.account.email);
     await page.getByLabel('Password').fill(t.server.password);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL(`${t.server.url}${path}`);
     await expect.poll(() => status.textContent()).toContain('You are editing');
+    await context.close();
+  });
+
+  // BUG (editor, lifecycle.ts `refusedLine`): the visual editor says "Read-only: Your session has
+  // ended — sign in again." as plain text; the form-based editor said the sentence alone, with
+  // "sign in again" a link to the login. `fails` until the editor says it so again.
+  it.fails('says the ended session in the lock’s place, with a link to sign in again', async () => {
+    const { page, context } = await t.signedIn();
+    const { path, status } = await editorWithEndedSession(page, context);
+    await expect.poll(() => status.textContent()).toBe('Your session has ended — sign in again.');
+    const link = status.getByRole('link', { name: 'sign in again' });
+    expect(await link.getAttribute('href')).toBe(`/login?next=${encodeURIComponent(path)}`);
     await context.close();
   });
 
@@ -173,18 +196,21 @@ describe.skipIf(!!why)('screen: links, ended sessions, errors said once', () => 
     expect(await page.locator('#project-details').isHidden()).toBe(true);
     expect(await page.getByRole('button', { name: 'Rename' }).isVisible()).toBe(false);
 
-    // Its editor, and an editor at an id of no project at all: the error in the lock's place,
-    // said once, no lock taken, no controls shown, and nothing more asked of the service.
+    // Its editor, and an editor at an id of no project at all: the error where the editor would
+    // be, said once, no lock taken, no controls shown, and nothing more asked of the service.
     for (const id of [UNKNOWN, 'x']) {
       const requests: string[] = [];
       page.on('request', (r) => requests.push(r.url()));
       await page.goto(`${t.server.url}/projects/${id}/edit`);
-      const status = page.locator('#lock-status');
-      await expect.poll(() => status.textContent()).not.toBe('Taking the lock…');
-      const said = (await status.textContent())!;
+      const root = page.locator('#editor-root');
+      await expect.poll(() => root.innerText()).not.toBe('Opening the editor…');
+      const said = await root.innerText();
       expect(said, id).toMatch(/^No such (project|resource)\.$/);
       expect(await timesShown(page, said)).toBe(1);
-      expect(await page.locator('#editor-body').isHidden()).toBe(true);
+      expect(await page.locator('#lock-status').count()).toBe(0);
+      expect(await tree(page).count()).toBe(0);
+      expect(await page.getByRole('toolbar').count()).toBe(0);
+      expect(await page.locator(PREVIEW).count()).toBe(0);
       await page.waitForTimeout(300);
       expect(
         requests.filter((url) => url.includes('/api/')).map((url) => new URL(url).pathname),

@@ -108,7 +108,8 @@ export async function logIn(
  * painted in another process, blank and misplaced for later clicks.
  */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  await page.frame('preview-frame')?.waitForLoadState('load');
+  const preview = await page.$('iframe[title="Preview"]');
+  await (await preview?.contentFrame())?.waitForLoadState('load');
   await page.waitForTimeout(200);
   const height = await page.evaluate<number>(
     "Math.ceil(document.querySelector('main').getBoundingClientRect().bottom + scrollY)",
