@@ -71,6 +71,10 @@ th, td { text-align: left; border-bottom: 1px solid var(--line); padding: .35rem
 /* A table cell breaks a long word only where it does not fit: "anywhere" (above) also lets an
    automatic table squeeze its columns to one letter each. */
 td, th, dd, li { overflow-wrap: break-word; }
+/* Names people give (titles, summaries) may be one long word: those cells may break it anywhere,
+   and only those, so the other columns keep their words whole. */
+td:first-child a, td[data-label=Title], td[data-label=Summary], td[data-label=Change],
+td[data-label=Name], td[data-label=File], td[data-label=Note] { overflow-wrap: anywhere; }
 .summary { grid-template-columns: max-content minmax(0, 1fr); }
 .role-control { display: inline-flex; flex-wrap: wrap; gap: .4rem; align-items: center; }
 button.act { background: var(--bad); border-color: var(--bad); color: #fff; }

@@ -129,10 +129,7 @@ describe.skipIf(!!why)('screen: links, ended sessions, errors said once', () => 
     await context.close();
   });
 
-  // BUG (editor, lifecycle.ts `refusedLine`): the visual editor says "Read-only: Your session has
-  // ended — sign in again." as plain text; the form-based editor said the sentence alone, with
-  // "sign in again" a link to the login. `fails` until the editor says it so again.
-  it.fails('says the ended session in the lock’s place, with a link to sign in again', async () => {
+  it('says the ended session in the lock’s place, with a link to sign in again', async () => {
     const { page, context } = await t.signedIn();
     const { path, status } = await editorWithEndedSession(page, context);
     await expect.poll(() => status.textContent()).toBe('Your session has ended — sign in again.');

@@ -10,6 +10,7 @@ import { Problems } from './problems.js';
 import { NoticeAt } from './notice.js';
 import { Breadcrumb } from './breadcrumb.js';
 import { HistorySection } from './history.js';
+import { loginAgainUrl } from '../session.js';
 
 /** The editor: toolbar above; outline, canvas and the panels for the selection side by side. */
 export function EditorApp({
@@ -31,7 +32,13 @@ export function EditorApp({
           role="status"
           aria-live="polite"
         >
-          {screen.lockLine.value}
+          {screen.sessionEnded.value ? (
+            <>
+              Your session has ended — <a href={loginAgainUrl()}>sign in again</a>.
+            </>
+          ) : (
+            screen.lockLine.value
+          )}
         </p>
       </div>
       <Toolbar screen={screen} />

@@ -42,7 +42,11 @@ export function Canvas({ screen }: { screen: EditorScreen }) {
     if (!element) return;
     screen.frame = new PreviewFrame(
       element,
-      { action: setup.previewAction, csrfToken: setup.csrfToken },
+      {
+        action: setup.previewAction,
+        csrfToken: setup.csrfToken,
+        passProbe: `${setup.previewBase}project.json`,
+      },
       {
         hover: (handle) => (model.hover.value = handle),
         select: (handle) => screen.select(handle, { reveal: false }),

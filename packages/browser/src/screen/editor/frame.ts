@@ -24,6 +24,8 @@ export interface FrameSource {
   /** Where the page is posted to: the preview route at the page's own path. */
   readonly action: string;
   readonly csrfToken: string;
+  /** A file every project has, under the same pass: whether the pass still opens the files. */
+  readonly passProbe: string;
 }
 
 /** Marks each element of the preview with its number (`data-galley-n`). */
@@ -52,6 +54,11 @@ export class PreviewFrame {
   private drag: { target: ElementHandle; x: number; y: number; active: boolean } | null = null;
   private dropAt: { anchor: ElementHandle; where: Placement } | null = null;
   private editing: { handle: ElementHandle; element: HTMLElement; before: string } | null = null;
+  private probing = false;
+  /** The document last asked for, to post again when the pass must be renewed. */
+  private last: { key: string; marked: Marker } | null = null;
+  /** The key of the last document loaded, whose scroll position a new load of it keeps. */
+  private shownKey: string | null = null;
 
   constructor(
     private readonly host: HTMLElement,
@@ -68,6 +75,7 @@ export class PreviewFrame {
    * loads the frame anew, the same key only redraws the body.
    */
   show(key: string, version: number, marked: Marker): void {
+    this.last = { key, marked };
     if (this.loading || key !== this.loadedKey) {
       this.pending = { key, marked };
       this.drawn = version;
@@ -86,7 +94,7 @@ export class PreviewFrame {
     this.loading = true;
     const marked = next.marked('document');
     const scroll = this.scrollPosition();
-    const keepScroll = next.key === this.loadedKey;
+    const keepScroll = next.key === this.shownKey;
     const name = `preview-${Math.random().toString(36).slice(2)}`;
     // A new frame for each load: its first load replaces its blank start in the session history,
     // where a post into the same frame would add an entry, and Back would then step the frame.
@@ -109,6 +117,7 @@ export class PreviewFrame {
       form.remove();
       this.loading = false;
       this.loadedKey = next.key;
+      this.shownKey = next.key;
       this.wire(doc);
       this.map(doc, marked.elements);
       if (keepScroll && scroll) frame.contentWindow?.scrollTo(scroll.x, scroll.y);
@@ -127,10 +136,15 @@ export class PreviewFrame {
     form.submit();
     clearTimeout(this.renewTimer);
     this.renewTimer = setTimeout(() => {
-      this.pending ??= { key: next.key, marked: next.marked };
-      this.loadedKey = null;
-      this.show(this.pending.key, this.drawn, this.pending.marked);
+      const again = this.pending ?? this.last ?? next;
+      this.reload(again.key, again.marked);
     }, RENEW_AFTER_MS);
+  }
+
+  /** Posts the document again (a fresh pass comes with the answer), keeping the scroll. */
+  private reload(key: string, marked: Marker): void {
+    this.loadedKey = null;
+    this.show(key, this.drawn, marked);
   }
 
   private scrollPosition(): { x: number; y: number } | null {
@@ -225,11 +239,28 @@ export class PreviewFrame {
       if (this.editing) return this.editingKey(event);
       this.events.key(event);
     });
+    // A file that did not load may mean the pass died (the server restarted): then the page
+    // is posted again, which renews it, and the files load again.
+    on('error', () => void this.checkPass());
     on('mousedown', (event) => this.pressed(event));
     on('mousemove', (event) => this.dragged(event));
     on('mouseup', (event) => this.released(event));
     doc.defaultView?.addEventListener('scroll', () => this.events.moved(), { passive: true });
     doc.defaultView?.addEventListener('resize', () => this.events.moved());
+  }
+
+  private async checkPass(): Promise<void> {
+    if (this.probing || this.loading) return;
+    this.probing = true;
+    try {
+      const answer = await fetch(this.source.passProbe, { credentials: 'same-origin' });
+      const last = this.last;
+      if (answer.status === 404 && last && !this.loading) this.reload(last.key, last.marked);
+    } catch {
+      // Offline: nothing to renew now.
+    } finally {
+      this.probing = false;
+    }
   }
 
   /** Drag and drop of the selected element inside the preview, by pointer. */

@@ -92,11 +92,17 @@ export class EditorLifecycle {
     const got = await library().attempt(() => setup.client.v1.getLock(setup.projectId));
     if (!got.ok || !got.value.lock || this.screen.model.draft.peek()) return;
     const { holder, label, acquired_at } = got.value.lock;
-    const since = new Date(acquired_at);
-    this.screen.lockLine.value = `Read-only: ${holder.name} (${label}) is editing since ${clockTime(since)} · ${relativeTime(since, new Date())}. You see their changes as they make them; the editor opens here as soon as the lock is free.`;
+    // A browser whose clock is behind the server's would read the lock as taken in the future.
+    const now = new Date();
+    const since = new Date(Math.min(new Date(acquired_at).getTime(), now.getTime()));
+    this.screen.lockLine.value = `Read-only: ${holder.name} (${label}) is editing since ${clockTime(since)} · ${relativeTime(since, now)}. You see their changes as they make them; the editor opens here as soon as the lock is free.`;
   }
 
   private refusedLine(failure: Failure): string {
+    if (failure.kind === 'http' && failure.status === 401) {
+      this.screen.sessionEnded.value = true;
+      return '';
+    }
     if (failure.kind === 'http' && failure.status === 403)
       return 'Read-only: your role in this project is viewer.';
     return `Read-only: ${failureText(failure)}`;
@@ -220,6 +226,8 @@ export class EditorLifecycle {
 
   async save(): Promise<void> {
     const { model, setup } = this.screen;
+    // The save runs the checks itself: a pending run would only relabel what it finds.
+    clearTimeout(this.checkTimer);
     const draft = model.draft.peek();
     const folder = model.folder.peek();
     if (!draft || !folder || model.saving.peek() || model.busy.peek()) return;

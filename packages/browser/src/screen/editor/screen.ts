@@ -32,6 +32,8 @@ export interface ScreenSetup {
   readonly page: PageInfo;
   readonly pages: readonly PageInfo[];
   readonly previewAction: string;
+  /** The preview folder, with its pass. */
+  readonly previewBase: string;
   readonly csrfToken: string;
   readonly accountName: string;
 }
@@ -55,6 +57,8 @@ export class EditorScreen {
   save: () => Promise<void> = () => Promise.resolve();
   /** Status line of the lock: who edits, since when. */
   readonly lockLine = signal<string>('Taking the lock…');
+  /** The session has ended: the lock line links to the login, which brings the person back. */
+  readonly sessionEnded = signal(false);
   /** A stale draft found on opening: what the person chooses to do with it. */
   readonly stale = signal<StaleDraft | null>(null);
 

@@ -1,7 +1,7 @@
 import { render } from 'preact';
 import type { v1 } from '@galley/core';
 import type { z } from 'zod';
-import { byId, fill, ScreenError } from '../dom.js';
+import { byId, fill, h, ScreenError } from '../dom.js';
 import { allPages, library, screenClient } from '../library.js';
 import { claimEditorClient, csrfToken } from '../session.js';
 import { failureLine } from '../views.js';
@@ -27,7 +27,7 @@ export async function startEditor(): Promise<void> {
   await claimEditorClient();
   const client = screenClient();
   const lib = library();
-  const stop = (message: Node | string) => fill(root, message);
+  const stop = (message: Node | string) => fill(root, h('p', { role: 'alert' }, message));
   const project = await lib.attempt(() => client.v1.getProject(projectId));
   if (!project.ok) return stop(failureLine(project.failure));
   const first = await lib.attempt(() => client.v1.listPages(projectId, { per_page: 200 }));
@@ -46,6 +46,7 @@ export async function startEditor(): Promise<void> {
     pages,
     // The preview document sits at the page's own path, so its relative links reach its files.
     previewAction: `${previewBase}${page.file.split('/').map(encodeURIComponent).join('/')}`,
+    previewBase,
     csrfToken: csrfToken(),
     accountName: accountName ?? 'Someone',
   });
