@@ -85,7 +85,7 @@ describe('the selection', () => {
   it('follows its element through changes, and is dropped when the element goes', () => {
     const model = new EditorModel();
     const draft = open(PAGE);
-    model.readOnly.value = { doc: draft, reason: { kind: 'viewer' } };
+    model.readOnly.value = { doc: draft };
     model.changed();
     const p = draft.elements.at(7)!;
     model.selection.value = p;
@@ -100,10 +100,10 @@ describe('the selection', () => {
 
   it('moves to the same element of a new document only when it evidently is the same', () => {
     const model = new EditorModel();
-    model.readOnly.value = { doc: open(PAGE), reason: { kind: 'viewer' } };
+    model.readOnly.value = { doc: open(PAGE) };
     model.changed();
     model.selection.value = model.shown.value!.elements.at(1)!;
-    model.readOnly.value = { doc: open(PAGE), reason: { kind: 'viewer' } };
+    model.readOnly.value = { doc: open(PAGE) };
     model.changed();
     expect(model.shown.value!.elements.numberOf(model.selection.value)).toBe(1);
     model.readOnly.value = {

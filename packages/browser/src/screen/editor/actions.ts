@@ -1,7 +1,6 @@
 import type { ElementHandle, ElementView, Operation, OperationResult } from '@galley/core';
 import type { Failure, Outcome } from '../../result.js';
 import type { SyncedDraft } from '../../synced-draft.js';
-import { library } from '../library.js';
 import type { EditorModel, Place } from './model.js';
 import { sayFailure } from './words.js';
 
@@ -255,6 +254,3 @@ function placeAt(
   if (!parent) return 'Nothing can go beside the page body: choose inside it.';
   return { parent, before: where === 'before' ? anchor : view.nextOf(anchor) };
 }
-
-/** The library's draft engine (the page script never bundles its own copy). */
-export const engine = () => library().Draft;

@@ -115,7 +115,7 @@ export class EditorLifecycle {
     if (!bytes) return;
     const opened = library().Draft.open(new TextDecoder().decode(bytes));
     if (!opened.ok) return model.say('This page cannot be shown.', 'error', 'canvas');
-    model.readOnly.value = { doc: opened.draft, reason: { kind: 'viewer' } };
+    model.readOnly.value = { doc: opened.draft };
     model.changed();
   }
 

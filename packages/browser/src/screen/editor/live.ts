@@ -50,8 +50,7 @@ export class LiveView {
     if (!data || typeof data.html !== 'string') return;
     const opened = library().Draft.open(data.html);
     if (!opened.ok) return;
-    const holder = data.by?.name ?? 'Someone';
-    model.readOnly.value = { doc: opened.draft, reason: { kind: 'other', holder, label: '' } };
+    model.readOnly.value = { doc: opened.draft };
     model.changed();
   }
 }

@@ -37,12 +37,6 @@ export interface LocatedProblem {
   readonly element: ElementHandle | null;
 }
 
-/** What the read-only view shows when this tab does not edit. */
-export type ReadOnlyReason =
-  | { readonly kind: 'other'; readonly holder: string; readonly label: string }
-  | { readonly kind: 'viewer' }
-  | { readonly kind: 'unavailable'; readonly text: string };
-
 /**
  * The editor's state, as signals: the screen's parts read it and re-render by themselves. The
  * selection is an element handle, never a number or an id, so it names the same element through
@@ -53,7 +47,7 @@ export class EditorModel {
   /** Set only while this tab holds the lock. */
   readonly draft = signal<SyncedDraft | null>(null);
   /** The page shown read-only (saved page, the lock holder's live draft, a saved revision). */
-  readonly readOnly = signal<{ doc: Draft; reason: ReadOnlyReason } | null>(null);
+  readonly readOnly = signal<{ doc: Draft } | null>(null);
   /** A saved revision viewed read-only: shown instead of the draft until the person goes back. */
   readonly viewing = signal<{ doc: Draft; revision: number } | null>(null);
   /** Bumped on every change of the shown document (which is changed in place). */
