@@ -106,10 +106,7 @@ describe('the selection', () => {
     model.readOnly.value = { doc: open(PAGE) };
     model.changed();
     expect(model.shown.value!.elements.numberOf(model.selection.value)).toBe(1);
-    model.readOnly.value = {
-      doc: open(PAGE.replace('id="h"', 'id="other"')),
-      reason: { kind: 'viewer' },
-    };
+    model.readOnly.value = { doc: open(PAGE.replace('id="h"', 'id="other"')) };
     model.changed();
     expect(model.selection.value).toBeNull();
   });
