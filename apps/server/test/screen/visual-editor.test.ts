@@ -320,6 +320,19 @@ describe.skipIf(!!why)(
       await poll(() => diff.isVisible()).toBe(false);
     });
 
+    it('keeps the preview where it was scrolled after a change', async () => {
+      const paragraphs = Array.from({ length: 80 }, (_, i) => `<p id="p${i}">Paragraph ${i}</p>`);
+      const site = await openSite(t, siteWith(paragraphs.join('\n')));
+      const { page } = await t.signedIn();
+      const frame = await editing(page, site.editor);
+      await frame.locator('#p60').click();
+      const scrolled = await frame.evaluate<number>('scrollY');
+      expect(scrolled).toBeGreaterThan(200);
+      await page.keyboard.press('Delete');
+      await poll(() => frame.locator('#p60').count()).toBe(0);
+      expect(Math.abs((await frame.evaluate<number>('scrollY')) - scrolled)).toBeLessThan(2);
+    });
+
     it('asks before leaving with unsaved changes', async () => {
       const site = await openSite(t, plainSiteZip());
       const { page } = await t.signedIn();
