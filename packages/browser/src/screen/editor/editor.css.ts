@@ -4,7 +4,7 @@ export const editorCss = `
 body[data-screen=editor] main { max-width: none; }
 .editor-head { display: flex; gap: 1rem; align-items: flex-end; flex-wrap: wrap; }
 .editor-head .lock { flex: 1 1 24rem; margin: 0 0 .6rem; }
-.page-picker { margin: 0 0 .6rem; }
+.page-picker { margin: 0 0 .6rem; min-width: 0; max-width: 100%; }
 .page-picker select { max-width: min(28rem, 100%); }
 .editor-toolbar { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center;
   background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: .5rem .7rem;
@@ -40,7 +40,8 @@ button:disabled { opacity: .55; cursor: not-allowed; }
 .tree-row:hover { background: #f1f4fa; }
 .tree-row[aria-selected=true] { background: #dce7fb; border-color: var(--accent); }
 .tree-row:focus-visible { outline-offset: -3px; }
-.tree-row .twisty { display: inline-block; width: 1rem; color: var(--muted); cursor: pointer; }
+.tree-row .twisty { display: inline-block; width: 1.5rem; text-align: center; color: var(--muted);
+  cursor: pointer; }
 .tree-row .tag { font-weight: 600; font-family: ui-monospace, monospace; }
 .tree-row .id { color: #7a3e00; font-family: ui-monospace, monospace; }
 .tree-row .classes { color: #2a6a2a; font-family: ui-monospace, monospace; }
@@ -90,6 +91,7 @@ button:disabled { opacity: .55; cursor: not-allowed; }
   font: .82rem ui-monospace, monospace; }
 .breadcrumb li + li::before { content: '›'; margin: 0 .3rem; color: var(--muted); }
 .breadcrumb [aria-current] { font-weight: 700; }
+.history > details > summary h2 { display: inline; margin: 0; }
 .stale-dialog { max-width: 40rem; border: 1px solid var(--line); border-radius: 8px; }
 .stale-dialog::backdrop { background: rgba(0, 0, 0, .35); }
 `;

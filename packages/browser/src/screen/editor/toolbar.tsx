@@ -57,7 +57,7 @@ export function Toolbar({ screen }: { screen: EditorScreen }) {
           {saveWhy === 'Read-only.' ? '' : saveWhy}
         </span>
       </div>
-      <div class="tool-group" aria-label="Selected element">
+      <div class="tool-group" role="group" aria-label="Selected element">
         <button
           type="button"
           disabled={!editable || !selected || busy}

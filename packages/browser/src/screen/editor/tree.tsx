@@ -226,7 +226,8 @@ export function OutlineTree({ screen }: { screen: EditorScreen }) {
               {problems ? (
                 <span class="problem-mark" title={`${problems} problem(s)`}>
                   {' '}
-                  ⚠<span class="sr-only"> {problems} problem(s)</span>
+                  <span aria-hidden="true">⚠</span>
+                  <span class="sr-only"> {problems} problem(s)</span>
                 </span>
               ) : null}
             </div>
