@@ -282,12 +282,10 @@ describe.skipIf(!!why)('screen: the editor for the keyboard, screen readers and 
         'Warm bread every morning.',
       );
       await poll(() => page.getByRole('button', { name: 'Undo' }).isEnabled()).toBe(true);
-      // The focus stays in the preview, on its document (a known gap, below: it should be back on
-      // the row), where Tab and Shift+Tab still lead on.
-      await focusKept(page, 'Enter commits the text');
+      // The focus is back on the element's row in the outline.
+      expect((await focusKept(page, 'Enter commits the text')).name).toMatch(/^p#intro/);
 
-      // Back to the outline (on the selected row), Delete removes, Ctrl+Z undoes, Ctrl+S saves.
-      await tabTo(page, isRow(/^p#intro/), { back: true });
+      // There, Delete removes, Ctrl+Z undoes, Ctrl+S saves.
       await page.keyboard.press('Delete');
       await poll(() => preview(page).locator('#intro').count()).toBe(0);
       await poll(() => selectedText(page)).toMatch(/^p See the menu/);
@@ -325,8 +323,9 @@ describe.skipIf(!!why)('screen: the editor for the keyboard, screen readers and 
       await poll(() => selectedText(page)).toMatch(/^p#keyed/);
       await focusKept(page, 'Insert HTML');
 
-      // The Element panel: an attribute changed (committed as the field is left), one added.
-      await tabTo(page, isControl('text', /^title$/));
+      // The Element panel (before the Insert panel, whose button keeps the focus): an attribute
+      // changed (committed as the field is left), one added.
+      await tabTo(page, isControl('text', /^title$/), { back: true });
       await page.keyboard.type('Written by keys');
       await page.keyboard.press('Tab');
       await poll(() => preview(page).locator('#keyed').getAttribute('title')).toBe(
@@ -445,10 +444,8 @@ describe.skipIf(!!why)('screen: the editor for the keyboard, screen readers and 
     SLOW_MS,
   );
 
-  // Known gaps of the editor's focus handling, found by the audit that wrote this file. Each test
-  // states what should happen and fails today (`it.fails` passes while it does): when the editor
-  // is fixed, vitest reports it, and the test becomes a plain `it`.
-  describe('known gaps (it.fails until the editor is fixed)', () => {
+  // The editor's focus handling in the cases the audit that wrote this file found wanting.
+  describe('focus after each action', () => {
     /** The keyboard alone, from the first Tab, to the outline's row of p#intro. */
     async function toIntroByKeys(page: Page): Promise<void> {
       await page.evaluate('document.activeElement?.blur()');
@@ -460,7 +457,7 @@ describe.skipIf(!!why)('screen: the editor for the keyboard, screen readers and 
     }
     const soon = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 3000 });
 
-    it.fails(
+    it(
       'the first ArrowDown after Tab into the outline moves to the second row',
       async () => {
         const site = await openSite(t, plainSiteZip());
@@ -479,7 +476,7 @@ describe.skipIf(!!why)('screen: the editor for the keyboard, screen readers and 
       SLOW_MS,
     );
 
-    it.fails(
+    it(
       'Enter that commits a text edit begun in the outline gives the focus back to its row',
       async () => {
         const site = await openSite(t, plainSiteZip());
@@ -501,7 +498,7 @@ describe.skipIf(!!why)('screen: the editor for the keyboard, screen readers and 
       SLOW_MS,
     );
 
-    it.fails(
+    it(
       'Enter in an attribute field commits it and keeps the focus in the Element panel',
       async () => {
         const site = await openSite(t, plainSiteZip());
@@ -523,7 +520,7 @@ describe.skipIf(!!why)('screen: the editor for the keyboard, screen readers and 
       SLOW_MS,
     );
 
-    it.fails(
+    it(
       'a toolbar button pressed from the keyboard keeps the focus: Enter twice duplicates twice',
       async () => {
         const site = await openSite(t, plainSiteZip());
@@ -545,7 +542,7 @@ describe.skipIf(!!why)('screen: the editor for the keyboard, screen readers and 
       SLOW_MS,
     );
 
-    it.fails(
+    it(
       'choosing an ancestor in the breadcrumb keeps the focus on a control',
       async () => {
         const site = await openSite(t, plainSiteZip());
@@ -566,7 +563,7 @@ describe.skipIf(!!why)('screen: the editor for the keyboard, screen readers and 
       SLOW_MS,
     );
 
-    it.fails(
+    it(
       'an Undo that leaves nothing selected keeps the focus on a control',
       async () => {
         const site = await openSite(t, plainSiteZip());

@@ -57,8 +57,9 @@ export function EditorApp({
           <Canvas screen={screen} />
           <NoticeAt model={model} place="canvas" />
           <p class="hint">
-            Click to select · double-click or Enter to edit text · drag to move · Delete removes ·
-            Ctrl+Z undoes · Ctrl+S saves.
+            {editable
+              ? 'Click to select · double-click or Enter to edit text · drag to move · Delete removes · Ctrl+Z undoes · Ctrl+S saves.'
+              : 'Read-only: click an element to see it in the outline and its attributes.'}
           </p>
         </section>
         <div class="side">

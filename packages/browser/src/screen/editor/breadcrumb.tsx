@@ -30,7 +30,11 @@ export function Breadcrumb({ screen }: { screen: EditorScreen }) {
             {handle === selected ? (
               <span aria-current="true">{nameOf(handle)}</span>
             ) : (
-              <button type="button" class="link-button" onClick={() => screen.select(handle)}>
+              <button
+                type="button"
+                class="link-button"
+                onClick={() => screen.select(handle, { focusTree: true })}
+              >
                 {nameOf(handle)}
               </button>
             )}

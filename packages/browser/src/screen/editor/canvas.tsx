@@ -58,7 +58,10 @@ export function Canvas({ screen }: { screen: EditorScreen }) {
         moved: () => (screen.tick.value = screen.tick.peek() + 1),
         edited: (handle, html) => {
           model.editingText.value = null;
-          if (html !== null) void screen.actions.setContent(handle, html);
+          // Focus goes back to the element's row, not to the preview's own body.
+          const back = () => screen.select(handle, { reveal: false, focusTree: true });
+          if (html === null) back();
+          else void screen.actions.setContent(handle, html).then(back);
         },
       },
     );

@@ -15,6 +15,8 @@ body[data-screen=editor] main { max-width: none; }
 .danger-button { color: var(--bad); border-color: var(--bad); }
 button:disabled { opacity: .55; cursor: not-allowed; }
 .notice { margin: .3rem 0; padding: .35rem .6rem; border-radius: 4px; flex-basis: 100%; }
+/* A notice's region stays in the page, empty, so what fills it later is announced. */
+.notice:empty { margin: 0; padding: 0; border: 0; }
 .notice-error { background: #fdecec; color: var(--bad); border: 1px solid var(--bad); }
 .notice-ok { background: #e9f6ee; color: var(--ok); border: 1px solid var(--ok); }
 .notice-info { background: #eef3fb; border: 1px solid var(--accent); }

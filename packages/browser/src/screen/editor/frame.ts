@@ -174,6 +174,12 @@ export class PreviewFrame {
     }
     const body = elements[0];
     if (body && doc.body) this.byHandle.set(body, doc.body);
+    // The page's own links and controls would put every one of them in the editor's Tab order:
+    // the preview is one stop, and the outline is the way through the page by keyboard.
+    for (const control of doc.querySelectorAll<HTMLElement>(
+      'a[href], area[href], button, input, select, textarea, summary, [tabindex], [contenteditable]',
+    ))
+      control.tabIndex = -1;
   }
 
   /** The frame's element that shows this element of the draft. */

@@ -52,11 +52,7 @@ export function Inspector({ screen }: { screen: EditorScreen }) {
         {number === 0 ? ' (the page body)' : null}
       </h2>
       <NoticeAt model={model} place="inspector" />
-      <form
-        class="attributes"
-        onSubmit={(event) => event.preventDefault()}
-        key={`${number}:${model.version.value}`}
-      >
+      <form class="attributes" onSubmit={(event) => event.preventDefault()} key={number}>
         {files.length ? (
           <datalist id="project-files">
             {files.map((file) => (
@@ -139,7 +135,9 @@ function AttributeField(props: {
         <button
           type="button"
           class="link-button"
-          onClick={() => void screen.actions.setAttributes({ [name]: null })}
+          onClick={() =>
+            void screen.actions.setAttributes({ [name]: null }).then(() => screen.keepFocus())
+          }
         >
           Remove <span class="sr-only">attribute {name}</span>
         </button>

@@ -10,7 +10,6 @@ export function NoticeAt({ model, place }: { model: EditorModel; place: Place })
       role={here?.tone === 'error' ? 'alert' : 'status'}
       aria-live="polite"
       data-place={place}
-      hidden={!here}
     >
       {here?.text}
     </p>

@@ -56,7 +56,6 @@ export function Palette({ screen }: { screen: EditorScreen }) {
   const { model, actions } = screen;
   const where = useSignal<Placement>('after');
   const editable = model.editable.value;
-  const busy = model.busy.value !== null;
   const insert = async (html: string, editText = false) => {
     const done = await actions.insert(html, where.value);
     const inserted = model.selection.peek();
@@ -87,7 +86,7 @@ export function Palette({ screen }: { screen: EditorScreen }) {
           <button
             key={block.id}
             type="button"
-            disabled={!editable || busy}
+            disabled={!editable}
             onClick={() => void insert(block.html(screen), block.editText)}
           >
             {block.label}
@@ -108,7 +107,7 @@ export function Palette({ screen }: { screen: EditorScreen }) {
         >
           <label for="raw-html">HTML to insert</label>
           <textarea id="raw-html" name="html" rows={4} class="mono" disabled={!editable} />
-          <button type="submit" disabled={!editable || busy}>
+          <button type="submit" disabled={!editable}>
             Insert HTML
           </button>
         </form>

@@ -97,10 +97,18 @@ export class EditorScreen {
    * row, a closed panel), the tree takes it back on the selected row.
    */
   keepFocus(): void {
-    const active = document.activeElement;
-    if (active && active !== document.body && active.isConnected) return;
-    this.focusRow.value = this.model.selection.peek();
-    if (!this.model.selection.peek()) document.querySelector<HTMLElement>('[role="tree"]')?.focus();
+    // After the screen has drawn the action's result (a button that turned disabled, or a row
+    // that went away, drops the focus only then), and after the tree's own focusing.
+    setTimeout(() => {
+      const active = document.activeElement;
+      if (active && active !== document.body && active.isConnected) return;
+      this.focusRow.value = this.model.selection.peek();
+      if (this.model.selection.peek()) return;
+      // Nothing selected: the tree's one Tab stop (its first drawn row, or the empty tree).
+      document
+        .querySelector<HTMLElement>('[role="tree"] [tabindex="0"], [role="tree"][tabindex="0"]')
+        ?.focus();
+    }, 50);
   }
 
   /** Shows a saved revision read-only in place of the draft (null: back to the draft). */

@@ -7,7 +7,6 @@ export function Toolbar({ screen }: { screen: EditorScreen }) {
   const draft = model.draft.value;
   void model.version.value;
   const editable = model.editable.value;
-  const busy = model.busy.value !== null;
   const selected = model.selection.value !== null;
   const saveWhy = model.saving.value
     ? 'Saving…'
@@ -29,7 +28,7 @@ export function Toolbar({ screen }: { screen: EditorScreen }) {
       <div class="tool-group">
         <button
           type="button"
-          disabled={!editable || busy || !draft?.canUndo}
+          disabled={!editable || !draft?.canUndo}
           onClick={act(() => actions.step('undo'))}
           title="Undo (Ctrl+Z)"
         >
@@ -37,7 +36,7 @@ export function Toolbar({ screen }: { screen: EditorScreen }) {
         </button>
         <button
           type="button"
-          disabled={!editable || busy || !draft?.canRedo}
+          disabled={!editable || !draft?.canRedo}
           onClick={act(() => actions.step('redo'))}
           title="Redo (Ctrl+Shift+Z)"
         >
@@ -60,7 +59,7 @@ export function Toolbar({ screen }: { screen: EditorScreen }) {
       <div class="tool-group" role="group" aria-label="Selected element">
         <button
           type="button"
-          disabled={!editable || !selected || busy}
+          disabled={!editable || !selected}
           onClick={act(() => actions.shift('up'))}
           title="Move up (Alt+↑)"
         >
@@ -68,7 +67,7 @@ export function Toolbar({ screen }: { screen: EditorScreen }) {
         </button>
         <button
           type="button"
-          disabled={!editable || !selected || busy}
+          disabled={!editable || !selected}
           onClick={act(() => actions.shift('down'))}
           title="Move down (Alt+↓)"
         >
@@ -76,7 +75,7 @@ export function Toolbar({ screen }: { screen: EditorScreen }) {
         </button>
         <button
           type="button"
-          disabled={!editable || !selected || busy}
+          disabled={!editable || !selected}
           onClick={act(() => actions.duplicate())}
           title="Duplicate (Ctrl+D)"
         >
@@ -85,7 +84,7 @@ export function Toolbar({ screen }: { screen: EditorScreen }) {
         <button
           type="button"
           class="danger-button"
-          disabled={!editable || !selected || busy}
+          disabled={!editable || !selected}
           onClick={act(() => actions.remove())}
           title="Remove (Delete)"
         >

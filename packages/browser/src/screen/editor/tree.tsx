@@ -105,7 +105,12 @@ export function OutlineTree({ screen }: { screen: EditorScreen }) {
   };
 
   const onKey = (event: KeyboardEvent) => {
-    const index = all.findIndex((row) => row.entry.node === selected);
+    // Arrows count from the row that has the focus (the selection may be elsewhere, or none).
+    const focused = (event.target as HTMLElement)
+      .closest?.('[data-node]')
+      ?.getAttribute('data-node');
+    const from = focused === null || focused === undefined ? selected : Number(focused);
+    const index = all.findIndex((row) => row.entry.node === from);
     const row = all[index];
     const plain = !event.altKey && !event.ctrlKey && !event.metaKey && !event.shiftKey;
     const go = (target: Row | undefined) => {
