@@ -41,10 +41,11 @@ export const notice = (page: Page, place: Place): Locator =>
 export const noticeText = async (page: Page, place: Place): Promise<string> =>
   (await notice(page, place).isVisible()) ? ((await notice(page, place).textContent()) ?? '') : '';
 
-/** The notices on show anywhere, as `place: text`. */
+/** The notices on show anywhere, as `place: text` (a notice's region stays, empty, when quiet). */
 export const noticesShown = (page: Page) =>
   page.evaluate<string[]>(
-    `[...document.querySelectorAll('p.notice[data-place]:not([hidden])')]
+    `[...document.querySelectorAll('p.notice[data-place]')]
+      .filter((p) => p.textContent !== '')
       .map((p) => p.dataset.place + ': ' + p.textContent)`,
   );
 
