@@ -3,6 +3,26 @@
 import type { Frame, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
+/**
+ * A call of the editing interface as an agent with its own X-Editor-Client (another client than
+ * the screen's): the status must be 200, or 204 for a DELETE.
+ */
+export function agentOf(server: { url: string; token: string }, client: string) {
+  return async (method: string, path: string, json?: unknown) => {
+    const res = await fetch(`${server.url}/api/v1${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${server.token}`,
+        'x-editor-client': client,
+        ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+    });
+    expect([method, path, res.status]).toEqual([method, path, method === 'DELETE' ? 204 : 200]);
+    return res.status === 204 ? undefined : ((await res.json()) as Record<string, unknown>);
+  };
+}
+
 /** An editor test on a loaded host (two browsers, edits and a save): more than the default 30 s. */
 export const SLOW_MS = 90_000;
 

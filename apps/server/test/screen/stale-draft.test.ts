@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScreenTest, whyNoChromium } from './screen-harness.js';
 import type { ScreenTest } from './screen-harness.js';
 import {
+  agentOf,
   button,
   editing,
   insertParagraph,
@@ -28,19 +29,8 @@ describe.skipIf(!!why)('screen: other clients’ saves and locks', () => {
   afterAll(() => t?.close());
 
   /** A call of the editing interface as an agent with its own X-Editor-Client. */
-  const agent = async (method: string, path: string, json?: unknown) => {
-    const res = await fetch(`${t.server.url}/api/v1${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${t.server.token}`,
-        'x-editor-client': 'agent-9',
-        ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
-    });
-    expect([method, path, res.status]).toEqual([method, path, method === 'DELETE' ? 204 : 200]);
-    return res.status === 204 ? undefined : ((await res.json()) as Record<string, unknown>);
-  };
+  const agent = (method: string, path: string, json?: unknown) =>
+    agentOf(t.server, 'agent-9')(method, path, json);
 
   it(
     'offers to drop the draft and start again from the saved page',

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSite, screenshot, startScreenTest, whyNoChromium } from './screen-harness.js';
 import type { ScreenTest } from './screen-harness.js';
 import { page as pageHtml, plainSiteZip } from './site-fixtures.js';
+import { agentOf } from './editor-helpers.js';
 
 const why = whyNoChromium();
 if (why) console.warn(`skipped: ${why}`);
@@ -371,19 +372,8 @@ describe.skipIf(!!why)('screen: other people’s changes', { timeout: 90_000 }, 
   afterAll(() => t?.close());
 
   /** A call of the editing interface as an agent with its own X-Editor-Client. */
-  const agent = async (method: string, path: string, json?: unknown) => {
-    const res = await fetch(`${t.server.url}/api/v1${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${t.server.token}`,
-        'x-editor-client': 'agent-7',
-        ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
-    });
-    expect([method, path, res.status]).toEqual([method, path, method === 'DELETE' ? 204 : 200]);
-    return res.status === 204 ? undefined : ((await res.json()) as Record<string, unknown>);
-  };
+  const agent = (method: string, path: string, json?: unknown) =>
+    agentOf(t.server, 'agent-7')(method, path, json);
 
   it('a stale draft says so as it opens, and re-applies its changes on the new revision', async () => {
     const site = await openSite(t, plainSiteZip());

@@ -60,7 +60,7 @@ export function Inspector({ screen }: { screen: EditorScreen }) {
             ))}
           </datalist>
         ) : null}
-        {offered.map((name) => (
+        {[...offered, ...others].map((name) => (
           <AttributeField
             key={name}
             screen={screen}
@@ -69,17 +69,7 @@ export function Inspector({ screen }: { screen: EditorScreen }) {
             value={attributes.get(name) ?? null}
             readOnly={readOnly || number === 0}
             list={(name === 'src' || name === 'href') && files.length ? 'project-files' : undefined}
-          />
-        ))}
-        {others.map((name) => (
-          <AttributeField
-            key={name}
-            screen={screen}
-            target={selected}
-            name={name}
-            value={attributes.get(name) ?? null}
-            readOnly={readOnly || number === 0}
-            removable
+            removable={others.includes(name)}
           />
         ))}
       </form>
