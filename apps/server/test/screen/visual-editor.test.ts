@@ -14,7 +14,7 @@ const why = whyNoChromium();
 if (why) console.warn(`skipped: ${why}`);
 
 /** Waits for a person-visible outcome: a first load of the editor on a cold server is slow. */
-const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 8000 });
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 /** A PNG's signature and header: enough for the checks to read its format and size. */
