@@ -66,7 +66,7 @@ async function insertRaw(page: Page, near: RegExp, where: 'before' | 'after', ht
 }
 
 async function editing(page: Page, url: string): Promise<Frame> {
-  page.setDefaultTimeout(8000);
+  page.setDefaultTimeout(15_000);
   await page.goto(url);
   await poll(() => page.locator('#lock-status').textContent()).toContain('You are editing');
   return preview(page);
@@ -424,7 +424,7 @@ describe.skipIf(!!why)('screen: other people’s changes', { timeout: 90_000 }, 
     const ada = await t.signedIn();
     const frame = await editing(ada.page, site.editor);
     const bea = await t.signedIn();
-    bea.page.setDefaultTimeout(8000);
+    bea.page.setDefaultTimeout(15_000);
     await bea.page.goto(site.editor);
     await poll(() => bea.page.locator('#lock-status').textContent()).toMatch(
       /Read-only: .* is editing since/,
