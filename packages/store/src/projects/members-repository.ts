@@ -66,14 +66,22 @@ export class MembersRepository {
       return { ok: false, code: 'last_owner' };
     }
     if (current === null) {
+      const addedAt = isoTime(this.#scope.clock.now());
       await this.#scope.db
         .insertInto('project_members')
-        .values({
-          project_id: projectId,
-          account_number: accountNumber,
-          role,
-          added_at: isoTime(this.#scope.clock.now()),
-        })
+        .columns(['project_id', 'account_number', 'role', 'added_at', 'project_created_at'])
+        .expression((eb) =>
+          eb
+            .selectFrom('projects')
+            .select((p) => [
+              'id',
+              p.val(accountNumber).as('account_number'),
+              p.val(role).as('role'),
+              p.val(addedAt).as('added_at'),
+              'created_at',
+            ])
+            .where('id', '=', projectId),
+        )
         .execute();
     } else {
       await this.#scope.db

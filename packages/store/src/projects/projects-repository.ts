@@ -94,6 +94,7 @@ export class ProjectsRepository {
           account_number: input.accountNumber,
           role: 'owner',
           added_at: now,
+          project_created_at: now,
         })
         .execute();
       await new RevisionsRepository(tx).record({
@@ -149,28 +150,33 @@ export class ProjectsRepository {
     };
   }
 
-  /** The account's projects, newest first, `limit` of them after `after`. */
+  /**
+   * The account's projects, newest first, `limit` of them after `after`. The membership index
+   * (migration 007) holds them in this order, so a page reads `limit` entries whatever the
+   * account's number of projects; the row comparison lets the cursor seek into it.
+   */
   async listFor(
     accountNumber: number,
     options: { limit: number; after?: ProjectCursor },
   ): Promise<ProjectAccess[]> {
     let query = this.#scope.db
-      .selectFrom('projects as p')
-      .innerJoin('project_members as m', 'm.project_id', 'p.id')
+      .selectFrom('project_members as m')
+      .innerJoin('projects as p', 'p.id', 'm.project_id')
       .select([...PROJECT_COLUMNS, 'm.role'])
       .where('m.account_number', '=', accountNumber);
     const after = options.after;
     if (after) {
       query = query.where((eb) =>
-        eb.or([
-          eb('p.created_at', '<', after.createdAt),
-          eb.and([eb('p.created_at', '=', after.createdAt), eb('p.id', '<', after.id)]),
-        ]),
+        eb(
+          eb.refTuple('m.project_created_at', 'm.project_id'),
+          '<',
+          eb.tuple(after.createdAt, after.id),
+        ),
       );
     }
     const rows = await query
-      .orderBy('p.created_at', 'desc')
-      .orderBy('p.id', 'desc')
+      .orderBy('m.project_created_at', 'desc')
+      .orderBy('m.project_id', 'desc')
       .limit(options.limit)
       .execute();
     return rows.map((row) => ({ project: toProject(row), role: row.role as ProjectRole }));

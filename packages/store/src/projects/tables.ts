@@ -22,6 +22,8 @@ export interface ProjectMembersTable {
   account_number: number;
   role: string;
   added_at: string;
+  /** The project's `created_at`, copied so that one index holds a member's list in order. */
+  project_created_at: string;
 }
 
 /** One saved revision: its whole state and the history entry that made it. Never changed. */
