@@ -14,6 +14,10 @@ import { DraftLog, Operation } from './schema.js';
 import { elementId } from './attributes.js';
 import { ElementView } from './element-view.js';
 
+/** What `rebuildGradually` does between two pauses: HTML characters read, operations replayed. */
+const GRADUAL_CHARACTERS = 64 * 1024;
+const GRADUAL_OPERATIONS = 16;
+
 export type OpenResult = { readonly ok: true; readonly draft: Draft } | Refused;
 export type ChangeResult = { readonly ok: true; readonly result: OperationResult } | Refused;
 
@@ -49,13 +53,45 @@ export class Draft {
 
   /** The draft that `log` describes, rebuilt on the HTML it was opened on (undo and redo state included). */
   static rebuild(baseHtml: string, log: DraftLog): OpenResult {
+    const steps = Draft.rebuildSteps(baseHtml, log, Infinity, Infinity);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * `rebuild` a piece at a time, awaiting `pause()` after every 64 KiB of HTML read and every 16
+   * operations replayed: a server rebuilding a large draft lets other requests run meanwhile.
+   * The draft is the very one `rebuild` makes.
+   */
+  static async rebuildGradually(
+    baseHtml: string,
+    log: DraftLog,
+    pause: () => Promise<void>,
+  ): Promise<OpenResult> {
+    const steps = Draft.rebuildSteps(baseHtml, log, GRADUAL_CHARACTERS, GRADUAL_OPERATIONS);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+      await pause();
+    }
+  }
+
+  /** Rebuilds, yielding after every `characters` of HTML read and every `operations` replayed. */
+  private static *rebuildSteps(
+    baseHtml: string,
+    log: DraftLog,
+    characters: number,
+    operations: number,
+  ): Generator<void, OpenResult, void> {
     const parsed = DraftLog.safeParse(log);
     if (!parsed.success) return refused(...issuesToErrors(parsed.error, 'invalid_log', 'log'));
-    const opened = Draft.open(baseHtml);
-    if (!opened.ok) return opened;
-    const { draft } = opened;
-    const { operations, applied, sequence } = parsed.data;
-    for (const [index, operation] of operations.entries()) {
+    const page = yield* IndexedPage.parseSteps(baseHtml, characters);
+    if (typeof page === 'string') return refused(draftError(page, 'html'));
+    const draft = new Draft(page);
+    const { applied, sequence } = parsed.data;
+    for (const [index, operation] of parsed.data.operations.entries()) {
       const replayed = draft.apply(operation);
       if (!replayed.ok) {
         const why = replayed.errors.map((error) => `${error.code}: ${error.message}`).join('; ');
@@ -63,8 +99,9 @@ export class Draft {
           draftError('invalid_log', `log.operations.${index}`, `Replay refused: ${why}`),
         );
       }
+      if ((index + 1) % operations === 0) yield;
     }
-    for (let i = applied; i < operations.length; i++) draft.undo();
+    for (let i = applied; i < parsed.data.operations.length; i++) draft.undo();
     draft.changes = sequence;
     return { ok: true, draft };
   }
@@ -94,6 +131,18 @@ export class Draft {
    */
   get createdContent(): Readonly<CreatedContent> {
     return this.created;
+  }
+
+  /**
+   * Forgets the `count` oldest operations in effect, as a server does once it has stored the
+   * page they made: they can no longer be undone here (nor appear in `log`), and the history no
+   * longer holds what they took out or brought in.
+   */
+  forgetOldest(count: number): void {
+    this.done.splice(0, count);
+    this.created.elements = 0;
+    this.created.characters = 0;
+    for (const change of [...this.done, ...this.undone]) countCreated(change, this.created, 1);
   }
 
   /** Applies one operation; a refused operation changes nothing. A new operation drops the redo stack. */

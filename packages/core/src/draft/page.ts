@@ -28,6 +28,18 @@ export interface Place {
   readonly before: ChildNode | null;
 }
 
+/**
+ * What a view of the page (a preview) can catch up on: each element whose children changed, and
+ * the lowest number where elements came or went. Bounded: a view further behind draws anew.
+ */
+export interface ChangeLog {
+  /** Elements whose children (elements or text) changed, each at most once, in no order. */
+  readonly parents: readonly Element[];
+  /** Elements numbered below this kept their numbers (Infinity: no element came or went). */
+  readonly from: number;
+}
+const CHANGE_LOG_SIZE = 256;
+
 /** Every element of a draft is a DraftElement: the page, fragments and copies are built so. */
 const indexed = (element: Element): DraftElement => element as DraftElement;
 
@@ -52,6 +64,9 @@ export class IndexedPage {
   private changedFrom = Infinity;
   /** …and the elements whose text was invalidated (each chain from a changed parent upwards). */
   private changedTexts: DraftElement[] = [];
+  /** Every attach and detach so far, and the last CHANGE_LOG_SIZE of them (parent, from). */
+  private changeCount = 0;
+  private readonly changeLog: { parent: Element; from: number }[] = [];
 
   private constructor(
     readonly document: Document,
@@ -70,8 +85,30 @@ export class IndexedPage {
    * does), and a frameset, which has no body.
    */
   static parse(html: string): IndexedPage | 'too_deep' | 'no_body' {
+    const steps = IndexedPage.parseSteps(html, html.length);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * `parse`, a piece at a time: the text is read `chunk` characters at a time, yielding between
+   * pieces, so a caller can let other work run while a large page is read. htmlparser2 reads a
+   * text written in pieces exactly as the whole (a text node cut in two is joined again).
+   */
+  static *parseSteps(
+    html: string,
+    chunk: number,
+  ): Generator<void, IndexedPage | 'too_deep' | 'no_body', void> {
     const handler = new DraftHandler();
-    new Parser(handler, rawMode).end(html);
+    const parser = new Parser(handler, rawMode);
+    let at = 0;
+    for (; at + chunk < html.length && !handler.tooDeep; at += chunk) {
+      parser.write(html.slice(at, at + chunk));
+      yield;
+    }
+    if (!handler.tooDeep) parser.end(html.slice(at));
     if (handler.tooDeep) return 'too_deep';
     const { body } = handler;
     if (body) return new IndexedPage(handler.root, body, handler.bodyOrder, handler.outsideIds);
@@ -124,6 +161,30 @@ export class IndexedPage {
     return changes;
   }
 
+  /** How many changes the page has had: a view notes it, and asks `changesSince` later. */
+  get changeMark(): number {
+    return this.changeCount;
+  }
+
+  /** The changes after `mark`; null when they are no longer all kept. */
+  changesSince(mark: number): ChangeLog | null {
+    const behind = this.changeCount - mark;
+    if (behind < 0 || behind > this.changeLog.length) return null;
+    const parents = new Set<Element>();
+    let from = Infinity;
+    for (const change of this.changeLog.slice(this.changeLog.length - behind)) {
+      parents.add(change.parent);
+      from = Math.min(from, change.from);
+    }
+    return { parents: [...parents], from };
+  }
+
+  private logChange(parent: Element, from: number): void {
+    this.changeCount += 1;
+    this.changeLog.push({ parent, from });
+    if (this.changeLog.length > CHANGE_LOG_SIZE) this.changeLog.shift();
+  }
+
   /** Puts a detached group into the tree at `place`. */
   attach(group: Group, place: Place): void {
     const { parent, before } = place;
@@ -137,6 +198,7 @@ export class IndexedPage {
     group.piece = undefined;
     for (const element of elements) this.addId(element);
     this.touch(parent);
+    this.logChange(parent, elements.length > 0 ? position : Infinity);
   }
 
   /** Takes a group of adjacent siblings out of the tree; returns where it was. */
@@ -147,8 +209,9 @@ export class IndexedPage {
     const parent = first.parent as Element;
     const place: Place = { parent, before: last.next };
     const firstElement = nodes.find(isElement);
+    let from = Infinity;
     if (firstElement) {
-      const from = this.numberOf(firstElement);
+      from = this.numberOf(firstElement);
       this.changedFrom = Math.min(this.changedFrom, from);
       const after = nextElementAfter(last, this.body);
       group.piece = this.order.cut(from, after ? this.numberOf(after) : this.order.size);
@@ -156,6 +219,7 @@ export class IndexedPage {
     forEachElement(nodes, (element) => this.removeId(indexed(element)));
     unlink(nodes);
     this.touch(parent);
+    this.logChange(parent, from);
     return place;
   }
 
