@@ -58,7 +58,14 @@ export function storageFailureOf(error: unknown): StorageFailure | null {
   return null;
 }
 
-const FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'SQLITE_FULL', '53100']);
+const FULL_CODES = new Set([
+  'ENOSPC',
+  'EDQUOT',
+  'EFBIG',
+  'SQLITE_FULL',
+  '53100',
+  'OBJECT_STORAGE_FULL',
+]);
 
 const UNAVAILABLE_CODES = new Set([
   // The file system under the data folder.
@@ -83,6 +90,8 @@ const UNAVAILABLE_CODES = new Set([
   'SQLITE_BUSY',
   'SQLITE_READONLY',
   'SQLITE_CANTOPEN',
+  // The object store (S3ByteStore): it failed to answer, or refused (credentials, bucket).
+  'OBJECT_STORAGE_UNAVAILABLE',
 ]);
 
 /**

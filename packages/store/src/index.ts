@@ -13,6 +13,10 @@ export type { StorageFailure, StoreErrorCode } from './errors.js';
 export type { ByteStore, ByteSource, ByteRange, PutResult } from './bytes/byte-store.js';
 export { isSha256Hex } from './bytes/byte-store.js';
 export { DiskByteStore } from './bytes/disk-byte-store.js';
+// The object store itself is loaded by openStore only where used (the AWS SDK is large).
+export type { S3ByteStore } from './bytes/s3-byte-store.js';
+export { bytesUrlProblem, objectBytesOptionsOf } from './bytes/object-bytes-options.js';
+export type { ObjectBytesOptions, ObjectBytesEnv } from './bytes/object-bytes-options.js';
 export type { Account, CreateAccountResult } from './accounts/accounts-repository.js';
 export { FIRST_ACCOUNT_NUMBER, normalizeEmail } from './accounts/accounts-repository.js';
 export type { TokenRecord, TokenCheck } from './accounts/tokens-repository.js';

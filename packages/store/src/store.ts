@@ -1,7 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Kysely, sql } from 'kysely';
+import type { ByteStore } from './bytes/byte-store.js';
 import { DiskByteStore } from './bytes/disk-byte-store.js';
+import type { ObjectBytesOptions } from './bytes/object-bytes-options.js';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Database } from './database.js';
@@ -17,17 +19,22 @@ import type { Repositories } from './repositories.js';
 import { createRepositories } from './repositories.js';
 import type { RepoScope } from './scope.js';
 
-export type StoreOptions =
+export type StoreOptions = (
   | { kind: 'sqlite'; dataDir: string; clock?: Clock }
   | {
       kind: 'postgres';
       url: string;
+      /** The byte folder, unless `objectBytes` puts the bytes in a bucket. */
       bytesDir: string;
       clock?: Clock;
       maxConnections?: number;
       /** How long a query may wait for the server's answer before it fails; 30 s by default. */
       queryTimeoutMs?: number;
-    };
+    }
+) & {
+  /** Bytes in an S3-compatible bucket instead of a folder: what several hosts can share. */
+  objectBytes?: ObjectBytesOptions;
+};
 
 /** A scope with every domain's repository: the Store itself, or an open transaction. */
 export type StoreScope = Omit<RepoScope, 'transaction'> &
@@ -43,7 +50,7 @@ export type StoreScope = Omit<RepoScope, 'transaction'> &
 
 export type Store = StoreScope & {
   readonly options: StoreOptions;
-  /** Closes the database connections (bytes need no closing). */
+  /** Closes the database connections and the object store's. */
   close(): Promise<void>;
   /** Resolves when the database answers and the byte folder can be written; else rejects. */
   ready(): Promise<void>;
@@ -62,9 +69,26 @@ export function bytesDirOf(dataDir: string): string {
 /** How long a query may wait on PostgreSQL for an answer (then the request answers 503). */
 const POSTGRES_QUERY_TIMEOUT_MS = 30_000;
 
-/** Prepares the byte folder and migrates `db`; closes `db` if either fails, or after unless `keepOpen`. */
+/** A byte store as the store runs it: prepared on opening, asked on readiness, closed. */
+type ManagedBytes = ByteStore & {
+  /** Makes what it needs and removes what writes cut off by a crash left behind. */
+  init(): Promise<void>;
+  /** Resolves when new bytes can be written (the folder is writable, the bucket answers). */
+  writable(): Promise<void>;
+  close?(): void;
+};
+
+/** The bytes `options` name: a folder (`dir`, unless the bytes are in a bucket) or a bucket. */
+async function bytesOf(options: StoreOptions, dir: string): Promise<ManagedBytes> {
+  if (!options.objectBytes) return new DiskByteStore(dir);
+  // Loaded only where used: the AWS SDK is large, and most stores keep bytes on disk.
+  const { S3ByteStore } = await import('./bytes/s3-byte-store.js');
+  return new S3ByteStore(options.objectBytes);
+}
+
+/** Prepares the byte store and migrates `db`; closes `db` if either fails, or after unless `keepOpen`. */
 async function prepare(
-  bytes: DiskByteStore,
+  bytes: ManagedBytes,
   db: Kysely<Database>,
   options: { keepOpen: boolean },
 ): Promise<void> {
@@ -81,7 +105,7 @@ async function prepare(
 /** Opens (and creates, and migrates) a store. */
 export async function openStore(options: StoreOptions): Promise<Store> {
   const clock = options.clock ?? systemClock;
-  let bytes: DiskByteStore;
+  let bytes: ManagedBytes;
   let db: Kysely<Database>;
   // PostgreSQL has no stamps (other servers write without telling): nothing is remembered.
   let changeStamp = (): Stamp | undefined => undefined;
@@ -89,13 +113,13 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   let executeRelaxed: RelaxedExecutor | undefined;
   if (options.kind === 'sqlite') {
     await mkdir(options.dataDir, { recursive: true });
-    bytes = new DiskByteStore(bytesDirOf(options.dataDir));
+    bytes = await bytesOf(options, bytesDirOf(options.dataDir));
     const sqlite = sqliteDialect(sqliteFileOf(options.dataDir));
     db = new Kysely<Database>({ dialect: sqlite.dialect });
     ({ changeStamp, writeStamp, executeRelaxed } = sqlite);
     await prepare(bytes, db, { keepOpen: true });
   } else {
-    bytes = new DiskByteStore(options.bytesDir);
+    bytes = await bytesOf(options, options.bytesDir);
     // Migrations on a connection of their own, free of the query timeout requests have.
     const migrating = new Kysely<Database>({ dialect: postgresDialect(options.url) });
     await prepare(bytes, migrating, { keepOpen: false });
@@ -120,7 +144,11 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     await sql`select 1`.execute(db);
     await bytes.writable();
   };
-  return Object.assign(scope, { options, close: () => db.destroy(), ready });
+  const close = async () => {
+    bytes.close?.();
+    await db.destroy();
+  };
+  return Object.assign(scope, { options, close, ready });
 }
 
 function makeScope(base: Omit<RepoScope, 'transaction'>): StoreScope {
