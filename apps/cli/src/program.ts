@@ -1,8 +1,10 @@
 import { Command } from 'commander';
 import type { CommanderError } from 'commander';
 import { commands } from './commands/index.js';
+import type { CommandEntry } from './commands/index.js';
 import type { CliIo } from './io.js';
 import { exitCodes, InputError } from './lib/exit.js';
+import { galleyVersion } from './version.js';
 
 /** A usage mistake commander found (or its help shown), with the command it was found on. */
 class UsageError extends Error {
@@ -42,11 +44,29 @@ function configure(command: Command, io: CliIo): void {
   for (const sub of command.commands) configure(sub, io);
 }
 
-export function createProgram(io: CliIo): Command {
-  const program = new Command('galley').description(
-    'Galley: an open service for editing web and display-media projects',
-  );
-  for (const register of commands) register(program, io);
+/** The command `argv` runs (`galley help <name>` asks for its help), if it names one. */
+function chosenCommand(argv: string[]): CommandEntry | undefined {
+  const words = argv.slice(2).filter((word) => !word.startsWith('-'));
+  const name = words[0] === 'help' ? words[1] : words[0];
+  return commands.find((entry) => entry.name === name);
+}
+
+/**
+ * The program for `argv`: every command is listed by name and description, and only the one
+ * `argv` names is loaded and registered whole, so a command starts with just what it uses.
+ */
+export async function createProgram(io: CliIo, argv: string[]): Promise<Command> {
+  const program = new Command('galley')
+    .description('Galley: an open service for editing web and display-media projects')
+    .version(galleyVersion(), '-V, --version', 'print the version')
+    .addHelpText('after', "\nRun `galley <command> --help` for a command's arguments and options.");
+  const chosen = chosenCommand(argv);
+  for (const entry of commands) {
+    if (entry === chosen) {
+      (await entry.load())(program, io);
+      program.commands.at(-1)?.description(entry.description);
+    } else program.command(entry.name).description(entry.description);
+  }
   configure(program, io);
   return program;
 }
@@ -54,7 +74,7 @@ export function createProgram(io: CliIo): Command {
 /** A usage mistake as the one line after `galley: `; help asked for is no mistake (undefined). */
 function usageText(error: UsageError): string | undefined {
   const { commanderError: cause, command } = error;
-  if (cause.exitCode === 0) return undefined; // --help, `galley help`
+  if (cause.exitCode === 0) return undefined; // --help, `galley help`, --version
   if (cause.code === 'commander.help') {
     // Help shown for a mistake: a command group without (or with an unknown) command.
     const word = command.args.at(-1);
@@ -83,7 +103,7 @@ function usageText(error: UsageError): string | undefined {
  */
 export async function run(argv: string[], io: CliIo): Promise<number> {
   try {
-    await createProgram(io).parseAsync(argv);
+    await (await createProgram(io, argv)).parseAsync(argv);
     return exitCodes.ok;
   } catch (error) {
     if (error instanceof UsageError) {

@@ -42,7 +42,7 @@ function accountInput(opts: AddOptions): { email: string; name: string } {
 
 /** `galley accounts add`: accounts are issued by the service office (decisions §2). */
 export function registerAccounts(program: Command, io: CliIo): void {
-  const accounts = program.command('accounts').description('manage accounts');
+  const accounts = program.command('accounts');
   accounts
     .command('add')
     .description('create an account; prints {"account_number", "email"} (and a generated password)')

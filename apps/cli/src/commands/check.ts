@@ -5,18 +5,13 @@ import { exitCodes, runCommand } from '../lib/exit.js';
 import { paintFor } from '../lib/paint.js';
 import { progressOn } from '../lib/progress.js';
 import { readInput } from '../lib/read-input.js';
+import { shellWord } from '../lib/shell-word.js';
 import { checkReportText, reportPassed } from '../lib/report-text.js';
-
-/** `path` as one shell word: as it is when nothing in it is special to a shell, else quoted. */
-function shellWord(path: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
-}
 
 /** `galley check`: the folder contract of decisions §4, as the service would judge the folder. */
 export function registerCheck(program: Command, io: CliIo): void {
   program
     .command('check')
-    .description('check a project folder (a ZIP or a directory) against the folder contract')
     .argument('<folder>', 'a project folder ZIP, or a directory holding project.json')
     .option('--json', 'print the report exactly as the API sends it (CheckReport JSON)')
     .action((path: string, opts: { json?: boolean }) =>

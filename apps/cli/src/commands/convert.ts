@@ -13,7 +13,6 @@ import { siteReportText } from '../lib/site-text.js';
 export function registerConvert(program: Command, io: CliIo): void {
   program
     .command('convert')
-    .description('convert a plain site (a ZIP or a directory) into a project folder ZIP')
     .usage('<site> -o <file> [options]') // commander leaves a required option out of it
     .argument('<site>', 'a plain site: a ZIP or a directory with index.html')
     .requiredOption('-o, --output <file>', 'where to write the project folder ZIP')

@@ -24,7 +24,6 @@ interface PullOptions extends RemoteOptions {
  */
 export function registerPull(program: Command, io: CliIo): void {
   withRemoteOptions(program.command('pull'))
-    .description("download a project's folder ZIP (the saved state, or a confirmed version)")
     .argument('<project-id>', 'the project, prj_…')
     .option('-o, --output <file>', 'where to write the ZIP (default: the name the service gives)')
     .option(

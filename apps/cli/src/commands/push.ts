@@ -32,7 +32,6 @@ function reportOf(refusal: GalleyApiError): CheckReport | undefined {
  */
 export function registerPush(program: Command, io: CliIo): void {
   withRemoteOptions(program.command('push'))
-    .description("replace a project's contents with a folder (a ZIP or a directory)")
     .argument('<project-id>', 'the project, prj_…')
     .argument('<folder>', 'a project folder or a plain site: a ZIP or a directory')
     .option('--json', "print the service's answer body as it is (the Project, or the refusal)")

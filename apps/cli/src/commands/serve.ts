@@ -100,7 +100,6 @@ async function probePort(host: string, at: number): Promise<void> {
 export function registerServe(program: Command, io: CliIo): void {
   program
     .command('serve')
-    .description('start the service (settings: docs/operations.md)')
     .option(
       '--port <port>',
       'port to listen on (GALLEY_PORT, default 8080)',
@@ -123,7 +122,7 @@ export function registerServe(program: Command, io: CliIo): void {
       if (config.port !== 0) await probePort(config.host, config.port);
       await makeDataFolder(config.dataDir);
       const clock = systemClock;
-      const store = await openStore({ ...storeOptionsFor(config.dataDir, io.env), clock });
+      const store = await openStore({ ...(await storeOptionsFor(config.dataDir, io.env)), clock });
       const explicitBaseUrl = opts.baseUrl !== undefined || !!io.env.GALLEY_BASE_URL;
       const baseUrlFromListen = config.port === 0 && !explicitBaseUrl;
       let running;

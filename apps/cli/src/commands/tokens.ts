@@ -13,7 +13,7 @@ const MAX_TOKEN_DAYS = 90;
 
 /** `galley tokens issue|list|revoke`: API tokens of one account, usable while the server runs. */
 export function registerTokens(program: Command, io: CliIo): void {
-  const tokens = program.command('tokens').description('manage API tokens');
+  const tokens = program.command('tokens');
   const common = (cmd: Command) =>
     cmd
       .option('--data <dir>', 'data folder (default: GALLEY_DATA_DIR or ./galley-data)')

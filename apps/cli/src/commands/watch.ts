@@ -158,7 +158,6 @@ interface WatchOptions extends RemoteOptions {
  */
 export function registerWatch(program: Command, io: CliIo): void {
   withRemoteOptions(program.command('watch'))
-    .description("import a project's confirmed versions into a folder as they are confirmed")
     .argument('<project-id>', 'the project, prj_…')
     .requiredOption('--into <dir>', 'the folder to write <project>-v<version>.zip into')
     .option(

@@ -17,7 +17,9 @@ export type InputErrorCode =
   | 'no_server'
   | 'no_token'
   | 'invalid_option'
-  | 'no_data_folder';
+  | 'no_data_folder'
+  | 'not_a_folder'
+  | 'not_empty';
 
 /** Input that cannot be used at all (exit 2): one clear line, no report. */
 export class InputError extends Error {
