@@ -41,8 +41,7 @@ export function registerInit(program: Command, io: CliIo): void {
             `--medium ${opts.medium} is not in the media catalog; give one of ${mediaCatalog.map((m) => m.id).join(', ')}`,
           );
         const folder = resolve(dir);
-        const title =
-          opts.title === undefined ? basename(folder) : notEmpty(opts.title, '--title');
+        const title = opts.title === undefined ? basename(folder) : notEmpty(opts.title, '--title');
         const present = await entriesOf(folder);
         if (present.length > 0)
           throw new InputError(
@@ -52,7 +51,8 @@ export function registerInit(program: Command, io: CliIo): void {
         const files = scaffoldFolder(medium, title);
         try {
           await makeFolder(folder);
-          for (const [name, text] of files) await writeFile(join(folder, name), text, { flag: 'wx' });
+          for (const [name, text] of files)
+            await writeFile(join(folder, name), text, { flag: 'wx' });
         } catch (error) {
           throw new InputError('unreadable', `${dir} cannot be written: ${writeReason(error)}`);
         }
