@@ -12,7 +12,9 @@ import { errorHandler, notFound } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
 import { createLogger, requestLogger } from './http/logging.js';
 import { rateLimiter } from './http/rate-limit.js';
+import { ApiRouter } from './openapi/api-router.js';
 import { ApiRegistry } from './openapi/registry.js';
+import { schemaRoute } from './openapi/schema-route.js';
 import { screenRouter } from './screen/index.js';
 import { v1Router } from './v1/index.js';
 import { v2Router } from './v2/index.js';
@@ -83,7 +85,15 @@ export function createApp(options: AppOptions): GalleyApp {
     res.json(registries.v2.document());
   });
   app.use('/auth', authRouter(deps));
+  // What anyone may read beside the OpenAPI document: the JSON Schemas (project.json's). Mounted
+  // before the interface's authentication, declared after its routes (last in the document).
+  const v1Public = new ApiRouter({
+    registry: registries.v1,
+    jsonLimitBytes: config.jsonLimitBytes,
+  });
+  app.use('/api/v1', v1Public.router);
   app.use('/api/v1', requireAuth, v1Router({ ...deps, registry: registries.v1 }));
+  schemaRoute(v1Public, { authenticated: false });
   app.use('/api/v2', requireAuth, v2Router({ ...deps, registry: registries.v2 }));
   app.use(screenRouter(deps));
   app.use(

@@ -10,16 +10,17 @@ import type { CodeCatalog } from '../report/codes.js';
 export const checksCodes = {
   'project.missing': {
     message: 'The folder has no project.json at its root.',
-    suggestion: 'Add a project.json (schema svc://schemas/project/1) naming the medium and pages.',
+    suggestion:
+      'Add a project.json naming the medium and pages: see docs/folder.md, or its JSON Schema at /api/v1/schemas/project/1 on the service.',
   },
   'project.json': {
     message: 'project.json is not valid JSON in UTF-8.',
     suggestion: 'Fix the JSON syntax (quotes, commas, brackets) and save it as UTF-8.',
   },
   'project.schema': {
-    message: 'project.json does not match svc://schemas/project/1.',
+    message: 'project.json does not match its schema (svc://schemas/project/1).',
     suggestion:
-      'Give format 1, a title, media {id, version} and pages [{file, title, public_url}].',
+      'Give format 1, a title, media {id, version} and pages [{file, title, public_url}]: see docs/folder.md, or the JSON Schema at /api/v1/schemas/project/1 on the service.',
   },
   'project.title_control': {
     message: 'The title in project.json contains a control character.',

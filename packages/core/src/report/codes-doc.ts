@@ -8,7 +8,7 @@ const intro: Record<string, string> = {
   names:
     'Paths: relative, NFC, `[a-z0-9._-]` segments, no `..`, no hidden files, no case collisions.',
   project:
-    '`project.json`: present, valid JSON, valid against `svc://schemas/project/1`, known medium.',
+    '`project.json`: present, valid JSON, valid against `svc://schemas/project/1` ([folder.md](folder.md); served at `/api/v1/schemas/project/1`), known medium.',
   formats:
     'Extensions allowed by the medium, content that matches its extension (an SVG is well-formed XML), UTF-8 text, images in bounds, no active SVG.',
   pages: 'Listed pages exist, parse, have a `<title>` and unique ids; every HTML file is listed.',

@@ -1,10 +1,9 @@
-import { getSchema, listSchemas, v2 } from '@galley/core';
-import { z } from 'zod';
+import { listSchemas, v2 } from '@galley/core';
 import { callerOf } from '../context.js';
 import type { V2Context } from '../context.js';
 import { putRequestBody } from '../../http/raw-body.js';
-import { problem } from '../../http/problem.js';
 import type { ApiRouter } from '../../openapi/api-router.js';
+import { schemaRoute } from '../../openapi/schema-route.js';
 import { responses } from './responses.js';
 import { uploadLost } from '../write-asset.js';
 
@@ -56,22 +55,5 @@ export function blobRoutes(api: ApiRouter, ctx: V2Context): void {
     },
   );
 
-  api.route(
-    {
-      method: 'get',
-      path: '/schemas/{kind}/{version}',
-      summary: 'Read a JSON Schema',
-      params: z.object({ kind: z.string().max(64), version: z.string().max(16) }),
-      responses: {
-        200: { description: 'The JSON Schema', contentType: 'application/schema+json' },
-        404: { description: 'No such schema' },
-      },
-    },
-    ({ req, res, params }) => {
-      callerOf(req);
-      const schema = getSchema(params.kind, params.version);
-      if (!schema) throw problem(404, 'not_found', `No schema ${params.kind}/${params.version}.`);
-      res.type('application/schema+json').send(JSON.stringify(schema));
-    },
-  );
+  schemaRoute(api, { authenticated: true });
 }
