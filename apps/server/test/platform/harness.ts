@@ -1,15 +1,17 @@
-// A real server on loopback over a real SQLite file in a temporary folder, with a TestClock and
-// one account with a token. Other server tests may import this by relative path.
+// A real server on loopback over a real SQLite file in a temporary folder (in the multi-host
+// shape: a fresh PostgreSQL database and bucket, see stores.ts), with a TestClock and one account
+// with a token. Other server tests may import this by relative path.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TestClock, openStore } from '@galley/store';
+import { TestClock } from '@galley/store';
 import type { Account, Store } from '@galley/store';
 import { loadConfig, startServer } from '@galley/server';
 import type { RunningServer, ServerConfig } from '@galley/server';
 import type { Logger } from 'pino';
+import { openTestStore } from '../../../../packages/store/test/stores.js';
 
 export interface TestServer {
   url: string;
@@ -31,7 +33,8 @@ export interface TestServer {
 }
 
 /**
- * Starts a server on a new SQLite store in a temporary folder, or on `opened` (for example a
+ * Starts a server on a new store (SQLite in a temporary folder, or the multi-host shape), or on
+ * `opened` (for example a
  * `describeStores` target's store, to run HTTP tests on PostgreSQL too; it is not closed here),
  * logging to `logger` when one is given (else nothing is logged).
  */
@@ -42,7 +45,8 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'galley-server-'));
   const clock = opened?.clock ?? new TestClock();
-  const store = opened?.store ?? (await openStore({ kind: 'sqlite', dataDir, clock }));
+  const own = opened ? undefined : await openTestStore(dataDir, clock);
+  const store = opened?.store ?? own!.store;
   const config = loadConfig({}, { dataDir, logLevel: 'silent', ...overrides });
   const server = await startServer({
     store,
@@ -72,7 +76,36 @@ export async function startTestServer(
     addAccount,
     close: async () => {
       await server.close();
-      if (!opened) await store.close();
+      await own?.cleanup();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface SecondProcess {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Another server on `store` (opened again, as another process would) without the harness's
+ * account: process A made it in the same database.
+ */
+export async function startProcess(store: Store, clock: TestClock): Promise<SecondProcess> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'galley-server-'));
+  const config = loadConfig({}, { dataDir, logLevel: 'silent', rateLimitPerMinute: 1_000_000 });
+  const server = await startServer({
+    store,
+    clock,
+    config,
+    host: '127.0.0.1',
+    port: 0,
+    baseUrlFromListen: true,
+  });
+  return {
+    url: server.url,
+    close: async () => {
+      await server.close();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

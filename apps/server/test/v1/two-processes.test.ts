@@ -3,15 +3,12 @@
 // The races are laid out step by step: one process is held at a chosen point of its request
 // (a store call made to wait) while the other runs, so no test depends on timing.
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openStore } from '@galley/store';
-import type { Store, TestClock } from '@galley/store';
-import { loadConfig, startServer } from '@galley/server';
+import type { Store } from '@galley/store';
 import { describeStores, lockWaitBegun } from '../../../../packages/store/test/stores.js';
-import { startTestServer } from '../platform/harness.js';
+import { startProcess, startTestServer } from '../platform/harness.js';
+import type { SecondProcess } from '../platform/harness.js';
 import type {
   DraftBody,
   HistoryBody,
@@ -26,30 +23,9 @@ import { deferred, holdNext } from '../platform/hold.js';
 
 const lockBody = { kind: 'agent', label: 'Twin requests' };
 
-/** A server on `store` without the harness's account (process A made it in the same database). */
-async function startProcess(store: Store, clock: TestClock) {
-  const dataDir = await mkdtemp(join(tmpdir(), 'galley-server-'));
-  const config = loadConfig({}, { dataDir, logLevel: 'silent', rateLimitPerMinute: 1_000_000 });
-  const server = await startServer({
-    store,
-    clock,
-    config,
-    host: '127.0.0.1',
-    port: 0,
-    baseUrlFromListen: true,
-  });
-  return {
-    url: server.url,
-    close: async () => {
-      await server.close();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 describeStores('one request sent to two server processes', (t) => {
   let a: TestServer;
-  let b: Awaited<ReturnType<typeof startProcess>>;
+  let b: SecondProcess;
   let storeB: Store;
   beforeAll(async () => {
     a = await startTestServer(

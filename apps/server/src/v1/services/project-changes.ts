@@ -25,10 +25,20 @@ export interface ChangeSpec {
 }
 
 /**
- * What a change with a commit id came to: the revision it recorded, or the answer recorded
- * earlier under that id (nothing written).
+ * A change with a commit id that turned out to change nothing (a save of the page as saved):
+ * no revision is recorded, and `after` runs under the project's row lock with the project as it
+ * is (to record the commit id's answer).
  */
-export type CommitOutcome = Changed | { earlier: unknown };
+export interface NoChange {
+  kind: 'none';
+  after: (tx: StoreScope, project: ProjectRecord) => Promise<void>;
+}
+
+/**
+ * What a change with a commit id came to: the revision it recorded, the answer recorded earlier
+ * under that id (nothing written), or nothing to change (the project as it is).
+ */
+export type CommitOutcome = Changed | { earlier: unknown } | { unchanged: ProjectRecord };
 
 /**
  * A recorded change: the new revision's state, and the project as the change left it (read in
@@ -127,7 +137,7 @@ export class ProjectChanges {
     projectId: string,
     account: Account,
     commitId: string,
-    propose: (current: RevisionState) => Promise<ChangeSpec>,
+    propose: (current: RevisionState) => Promise<ChangeSpec | NoChange>,
   ): Promise<CommitOutcome> {
     return this.#change(projectId, account, commitId, propose);
   }
@@ -136,7 +146,7 @@ export class ProjectChanges {
     projectId: string,
     account: Account,
     commitId: string | null,
-    propose: (current: RevisionState) => Promise<ChangeSpec>,
+    propose: (current: RevisionState) => Promise<ChangeSpec | NoChange>,
   ): Promise<CommitOutcome> {
     return this.#serial.run(projectId, () => this.#attempt(projectId, account, commitId, propose));
   }
@@ -145,7 +155,7 @@ export class ProjectChanges {
     projectId: string,
     account: Account,
     commitId: string | null,
-    propose: (current: RevisionState) => Promise<ChangeSpec>,
+    propose: (current: RevisionState) => Promise<ChangeSpec | NoChange>,
   ): Promise<CommitOutcome> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       if (attempt > 0) await pause(attempt);
@@ -159,6 +169,10 @@ export class ProjectChanges {
           if (earlier !== null) return { earlier };
         }
         if (locked.revision !== current.revision) return null;
+        if (spec.kind === 'none') {
+          await spec.after(tx, locked);
+          return { unchanged: locked };
+        }
         const state = await tx.projectRevisions.record({
           projectId,
           kind: spec.kind,

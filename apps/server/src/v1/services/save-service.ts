@@ -1,7 +1,7 @@
 import { blocksSave, checkSave } from '@galley/core';
 import type { v1 } from '@galley/core';
-import type { Account, Clock, Store } from '@galley/store';
-import { isoTime } from '@galley/store';
+import type { Account, Clock, Store, StoreScope } from '@galley/store';
+import { isoTime, sha256Hex } from '@galley/store';
 import type { z } from 'zod';
 import { folderCheckFailed, v1Problem } from '../problems.js';
 import type { DraftRecord, PageAccess } from '../store-types.js';
@@ -83,7 +83,20 @@ export class SaveService {
     // Edits that came to nothing store the page byte for byte as it was written.
     const bytes = reopened.asWritten ? baseBytes : new TextEncoder().encode(html);
     const savedAt = isoTime(this.#clock.now());
+    const sha256 = reopened.asWritten ? row.baseSha256 : sha256Hex(bytes);
     let answer: Saved | undefined;
+    // The draft goes on from the saved page with an empty undo stack, unless this request's twin
+    // (in another process) saved the same page from under it and rebased it already.
+    let rebased = false;
+    const rebase = async (tx: StoreScope, baseRevision: number, baseSha256: string) => {
+      rebased = true;
+      await tx.drafts.rebase({
+        draft: row,
+        baseRevision,
+        baseSha256,
+        ...(reopened.token !== row.token ? { newToken: reopened.token } : {}),
+      });
+    };
     // The commit id is looked up again under the project's lock, before the revision is
     // compared: recorded meanwhile (by this request's twin in another process), it is answered
     // and nothing is saved. A twin recorded before `current` was read fails the base check
@@ -94,6 +107,18 @@ export class SaveService {
       body.commit_id,
       async (current) => {
         const base = current.manifest.get(page.file);
+        if (base?.sha256 === sha256) {
+          // The page as it is saved: no revision, whatever the draft's base (another save of
+          // this draft, in this process or another, may have just saved these very bytes).
+          return {
+            kind: 'none',
+            after: async (tx, project) => {
+              answer = { page, revision: project.revision, saved_at: project.updatedAt };
+              await tx.projectRevisions.recordCommit(project.id, body.commit_id, answer);
+              if (row.baseSha256 === sha256) await rebase(tx, project.revision, sha256);
+            },
+          };
+        }
         if (!base || base.sha256 !== row.baseSha256) {
           throw v1Problem(
             'revision_conflict',
@@ -117,18 +142,13 @@ export class SaveService {
           after: async (tx, recorded) => {
             answer = { page, revision: recorded.revision, saved_at: savedAt };
             await tx.projectRevisions.recordCommit(project.id, body.commit_id, answer);
-            await tx.drafts.rebase({
-              draft: row,
-              baseRevision: recorded.revision,
-              baseSha256: stored.sha256,
-              ...(reopened.token !== row.token ? { newToken: reopened.token } : {}),
-            });
+            await rebase(tx, recorded.revision, stored.sha256);
           },
         };
       },
     );
     if ('earlier' in outcome) return ownAnswer(access, outcome.earlier as Saved);
-    this.#drafts.rebased(row, reopened);
+    if (rebased) this.#drafts.rebased(row, reopened);
     return answer!;
   }
 }
