@@ -7,15 +7,22 @@ import type { CodeCatalog } from '../report/codes.js';
 export const siteCodes = {
   'site.external': {
     message: 'A page loads a resource from another origin.',
-    suggestion: 'Copy the file into the site and refer to it by a relative path.',
+    suggestion:
+      'Fetch it into the site with `galley convert --vendor`, or remove the element with ' +
+      '`galley convert --drop-external` (when uploading: the "drop external resources" choice, ' +
+      'field `drop_external`).',
   },
   'site.missing': {
     message: 'A page loads a local file that is absent.',
-    suggestion: 'Add the file to the site or remove the reference.',
+    suggestion:
+      'Add the file to the site, or remove the element with `galley convert --drop-missing` ' +
+      '(when uploading: the "drop missing files" choice, field `drop_missing`).',
   },
   'site.file_type': {
     message: 'A referenced file is of a type the web medium does not allow.',
-    suggestion: 'Convert the file to an allowed format or remove the reference.',
+    suggestion:
+      'Convert the file to an allowed format, or remove what loads it with ' +
+      '`galley convert --drop-missing` (field `drop_missing` when uploading).',
   },
   'site.page_url': {
     message: 'A page path cannot become a public URL, or two pages share one URL.',
@@ -47,6 +54,23 @@ export const siteWarningCodes = {
   'site.title_missing': {
     message: 'A page had no <title>; one was added.',
     suggestion: 'Add <title>…</title> inside <head> to choose the title yourself.',
+  },
+  'site.external_dropped': {
+    message:
+      'An element that loads a resource from another origin was removed (in a style sheet: ' +
+      'its URL emptied), as asked by "drop external resources".',
+    suggestion: 'Copy the resource into the site (`galley convert --vendor`) to keep it.',
+  },
+  'site.embed_linked': {
+    message:
+      'An embedded page from another origin (an iframe, object or embed) was replaced by a link to it.',
+    suggestion: 'Keep the link, or remove it yourself.',
+  },
+  'site.missing_dropped': {
+    message:
+      'An element that loads a local file that is absent, or of a type the web medium does not ' +
+      'allow, was removed (in a style sheet: its URL emptied), as asked by "drop missing files".',
+    suggestion: 'Add the file to the site (in an allowed format) to keep it.',
   },
   'site.id_renamed': {
     message: 'An element id repeated in its page was renamed so that ids are unique.',

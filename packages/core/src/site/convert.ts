@@ -3,15 +3,20 @@ import { violation } from '../report/codes.js';
 import type { Folder, MutableFolder } from '../report/folder.js';
 import { orderViolations } from '../checks/check-folder.js';
 import { contracts, type CheckReport, type Violation } from '../report/violation.js';
-import { detectSite } from './detect.js';
+import { detectSite, type DetectSiteOptions } from './detect.js';
 import { defaultFolderLimits, type FolderLimits } from '../checks/context.js';
 import { isWrongType, readSiteFile, SiteIndex, type SiteFile } from './files.js';
 import { compare, planNames, publicUrl, type PageUrlProblem } from './names.js';
+import { dropWarning } from './drop.js';
 import { pageFixes, siteWarning, type SiteWarning } from './page.js';
-import { judgeReferences, type ReferenceFindings } from './references.js';
+import { judgeReferences, type DropOptions, type ReferenceFindings } from './references.js';
 import { applyEdits, urlEdits } from './rewrite.js';
 
-export interface ConvertSiteOptions {
+/**
+ * Plain data only (no functions), so that a worker can be handed them as they are. Without
+ * `index`, `dropExternal` and `dropMissing` the conversion is the one decisions §5 describes.
+ */
+export interface ConvertSiteOptions extends DropOptions, DetectSiteOptions {
   /** What the reader already found (a ZIP's hostile entries, its limits): folded into `site.*`. */
   readonly preViolations?: readonly Violation[];
   /** The folder limits the result must meet (`project.json` counted); decisions §4 by default. */
@@ -33,16 +38,16 @@ export type SiteConversion =
  */
 export function convertSite(input: Folder, options: ConvertSiteOptions = {}): SiteConversion {
   const violations = (options.preViolations ?? []).map(asSiteViolation);
-  const detection = detectSite(input);
+  const detection = detectSite(input, options);
   // A reader that refused entries may be why no site is found: its findings say it better.
   if (!detection.ok)
-    return failed(violations.length > 0 ? violations : [notASite(detection.reason)]);
+    return failed(violations.length > 0 ? violations : [notASite(detection.reason, options.index)]);
   const { root, files: inputs, ignored: ignoredByName } = detection.layout;
 
   const files = inputs.map((path) =>
     readSiteFile(path, path.slice(root.length), input.get(path) ?? new Uint8Array()),
   );
-  const judged = judgeReferences(files, new SiteIndex(files.map((f) => f.path)));
+  const judged = judgeReferences(files, new SiteIndex(files.map((f) => f.path)), options);
   violations.push(...judged.violations);
   const kept: SiteFile[] = [];
   const ignoredByType: string[] = [];
@@ -56,8 +61,20 @@ export function convertSite(input: Folder, options: ConvertSiteOptions = {}): Si
       if (problem) violations.push(problem);
     }
   }
+  const entryFile = files.find((f) => f.path === options.index);
+  if (entryFile !== undefined && entryFile.kind !== 'page')
+    violations.push(
+      violation('site.read', {
+        path: entryFile.input,
+        message: `The entry page ${entryFile.input} is not an HTML page (.html or .htm).`,
+        suggestion: 'Name an HTML page of the site as its entry page.',
+      }),
+    );
   violations.push(...limitViolations(kept, { ...defaultFolderLimits, ...options.limits }));
-  const plan = planNames(kept.map((f) => ({ path: f.path, page: f.kind === 'page' })));
+  const entry = options.index;
+  const plan = planNames(
+    kept.map((f) => ({ path: f.path, page: f.kind === 'page', entry: f.path === entry })),
+  );
   const inputOf = new Map(kept.map((f) => [f.path, f.input]));
   violations.push(...plan.problems.map((p) => pageUrlViolation(p, inputOf)));
   if (violations.length > 0) return failed(violations);
@@ -107,6 +124,8 @@ function buildProject(
       const url = file.urls[i];
       if (fate?.kind === 'remove' && url)
         warnings.push(siteWarning('site.link_removed', file.input, url.url));
+      else if (fate?.kind === 'drop' && url)
+        warnings.push(dropWarning(file.input, url, fate.reason));
     });
     const rebased = judged.rebased.has(file.path);
     const edits = urlEdits(file.urls, fates, names, { from: file.path, at, rebased });
@@ -236,11 +255,19 @@ const notASiteReasons = {
   no_index: {
     path: 'index.html',
     message: 'Not a plain site: no index.html at the root or inside one single top-level folder.',
-    suggestion: 'Put index.html at the root of the site, or inside its one top-level folder.',
+    suggestion:
+      'Put index.html at the root of the site, or inside its one top-level folder; or name the ' +
+      'page to open first: `galley convert --index FILE` (when uploading: field `index`).',
   },
 };
 
-function notASite(reason: keyof typeof notASiteReasons): Violation {
+function notASite(reason: keyof typeof notASiteReasons, index: string | undefined): Violation {
+  if (reason === 'no_index' && index !== undefined)
+    return violation('site.read', {
+      path: index,
+      message: `The entry page ${index} is not in the site (at its root, or inside its one top-level folder).`,
+      suggestion: 'Name the entry page by its path in the site, e.g. `about.html`.',
+    });
   return violation('site.read', notASiteReasons[reason]);
 }
 

@@ -22,11 +22,20 @@ export type SiteDetection =
   | { readonly ok: true; readonly layout: SiteLayout }
   | { readonly ok: false; readonly reason: 'project_folder' | 'no_index' };
 
+export interface DetectSiteOptions {
+  /**
+   * The entry page of a site without `index.html`, by its path in the site (inside the one
+   * wrapping folder when there is one): it stands where `index.html` would.
+   */
+  readonly index?: string;
+}
+
 /**
- * Decisions §5: no `project.json`, and `index.html` at the root or inside one single top-level
- * folder. Entries ignored by name do not count, so a `__MACOSX/` beside the folder is fine.
+ * Decisions §5: no `project.json`, and `index.html` (or the named entry page) at the root or
+ * inside one single top-level folder. Entries ignored by name do not count, so a `__MACOSX/`
+ * beside the folder is fine.
  */
-export function detectSite(folder: Folder): SiteDetection {
+export function detectSite(folder: Folder, options: DetectSiteOptions = {}): SiteDetection {
   const files: string[] = [];
   const ignored: string[] = [];
   for (const path of folder.keys()) {
@@ -35,14 +44,14 @@ export function detectSite(folder: Folder): SiteDetection {
   }
   files.sort();
   ignored.sort();
-  const found = siteRootOf(files);
+  const found = siteRootOf(files, options);
   if (!found.ok) return found;
   return { ok: true, layout: { root: found.root, files, ignored } };
 }
 
 /** True when the folder is a plain site that `convertSite` accepts. */
-export function isPlainSite(folder: Folder): boolean {
-  return detectSite(folder).ok;
+export function isPlainSite(folder: Folder, options: DetectSiteOptions = {}): boolean {
+  return detectSite(folder, options).ok;
 }
 
 type SiteRoot =
@@ -59,7 +68,8 @@ interface Top {
  * The site's root from its paths alone, read one at a time and keeping only what decides it, so
  * that the names of an archive too large to read can be judged as well (`site/zip.ts`).
  */
-export function siteRootOf(paths: Iterable<string>): SiteRoot {
+export function siteRootOf(paths: Iterable<string>, options: DetectSiteOptions = {}): SiteRoot {
+  const entry = options.index ?? 'index.html';
   let rootIndex = false;
   let rootProject = false;
   let rootFile = false;
@@ -67,10 +77,11 @@ export function siteRootOf(paths: Iterable<string>): SiteRoot {
   const tops = new Map<string, Top>();
   for (const path of paths) {
     if (path.endsWith('/') || isIgnoredByName(path)) continue;
+    // A named entry page may sit in a folder (`pages/home.html`).
+    rootIndex ||= path === entry;
     const slash = path.indexOf('/');
     if (slash < 0) {
       rootFile = true;
-      rootIndex ||= path === 'index.html';
       rootProject ||= path === 'project.json';
       continue;
     }
@@ -82,7 +93,7 @@ export function siteRootOf(paths: Iterable<string>): SiteRoot {
       tops.set(name, top);
     }
     const rest = path.slice(slash + 1);
-    top.index ||= rest === 'index.html';
+    top.index ||= rest === entry;
     top.project ||= rest === 'project.json';
   }
   if (rootProject) return { ok: false, reason: 'project_folder' };

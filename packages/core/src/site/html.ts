@@ -37,6 +37,14 @@ export interface PageUrl {
   readonly removal: readonly Span[];
   /** Source index, for the line number of a violation. */
   readonly index: number;
+  /** In a page: the element that holds the URL (what a drop removes or replaces). */
+  readonly owner?: ElementSpans;
+}
+
+/** An element's start tag, and the whole element (to its end tag; its start tag when void). */
+export interface ElementSpans {
+  readonly tag: Span;
+  readonly whole: Span;
 }
 
 export interface PageScan {
@@ -118,6 +126,11 @@ class PageScanner implements Partial<Handler> {
   private readonly baseHrefs: Span[] = [];
   private depth = 0;
   private tooDeep = false;
+  /**
+   * Per open element (implied ones too): its whole span, where it holds attributes the scan
+   * reads (only those can hold a URL), its end set when it closes.
+   */
+  private readonly open: ({ start: number; end: number } | null)[] = [];
 
   constructor(private readonly source: string) {}
 
@@ -152,8 +165,11 @@ class PageScanner implements Partial<Handler> {
       return;
     }
     this.depth++;
-    if (implied) return;
     const end = this.parser.endIndex + 1;
+    const whole =
+      !implied && this.attributes.length > 0 ? { start: this.parser.startIndex, end } : null;
+    this.open.push(whole);
+    if (implied) return;
     if (foreign.has(name)) this.foreignDepth++;
     if (name === 'head' && !this.headSeen) {
       this.headSeen = true;
@@ -170,12 +186,19 @@ class PageScanner implements Partial<Handler> {
     }
     const tag = { start: this.parser.startIndex, end };
     const removal: Span[] = name === 'a' ? [tag] : [];
-    for (const attribute of this.attributes) this.readAttribute(name, attribute, tag, removal);
+    if (whole !== null) {
+      const owner = { tag, whole };
+      for (const attribute of this.attributes) this.readAttribute(name, attribute, owner, removal);
+    }
     if (name === 'a') this.anchors.push(removal);
   }
 
   onclosetag(name: string, implied: boolean): void {
     this.depth--;
+    // An end tag written ends the element there; an implied one (a void element, or one left
+    // open) leaves it at its start tag, which holds the URL.
+    const whole = this.open.pop();
+    if (whole && !implied) whole.end = this.parser.endIndex + 1;
     if (foreign.has(name)) this.foreignDepth = Math.max(0, this.foreignDepth - 1);
     const start = this.parser.startIndex;
     if (name === 'title' && this.titleText !== undefined) {
@@ -220,8 +243,14 @@ class PageScanner implements Partial<Handler> {
     }
   }
 
-  private readAttribute(element: string, attribute: Attribute, tag: Span, removal: Span[]): void {
+  private readAttribute(
+    element: string,
+    attribute: Attribute,
+    owner: ElementSpans,
+    removal: Span[],
+  ): void {
     const { name, value, span } = attribute;
+    const { tag } = owner;
     if (name === 'id') {
       if (value !== '') this.ids.push({ value, span });
       return;
@@ -229,20 +258,20 @@ class PageScanner implements Partial<Handler> {
     const holder = attribute;
     if (name === 'style') {
       for (const found of scanCss(value))
-        this.add(found.url, 'load', element, holder, found, noRemoval, span.start);
+        this.add(found.url, 'load', element, holder, found, noRemoval, span.start, owner);
     } else if (isSrcsetAttribute(element, name)) {
       // A `<link imagesrcset>` loads as its `rel` says, and goes with the link when it is
       // removed, as its `href` does.
       const role = element === 'link' ? hrefRole(element, this.attributes) : 'load';
       const removed = element === 'link' ? [tag] : noRemoval;
       for (const found of scanSrcset(value))
-        this.add(found.url, role, element, holder, found, removed, span.start);
+        this.add(found.url, role, element, holder, found, removed, span.start, owner);
     } else if (isHrefAttribute(name) && element !== 'base') {
       const role = hrefRole(element, this.attributes);
       const removed = element === 'a' ? removal : element === 'area' ? [span] : [tag];
-      this.add(value, role, element, holder, trimmed(value), removed, span.start);
+      this.add(value, role, element, holder, trimmed(value), removed, span.start, owner);
     } else if (loadingAttributes.has(name) && (name !== 'data' || element === 'object')) {
-      this.add(value, 'load', element, holder, trimmed(value), noRemoval, span.start);
+      this.add(value, 'load', element, holder, trimmed(value), noRemoval, span.start, owner);
     }
   }
 
@@ -254,8 +283,9 @@ class PageScanner implements Partial<Handler> {
     at: Span,
     removal: readonly Span[],
     index: number,
+    owner?: ElementSpans,
   ): void {
-    this.urls.push({ url, role, element, holder, at, removal, index });
+    this.urls.push({ url, role, element, holder, at, removal, index, ...(owner ? { owner } : {}) });
   }
 }
 

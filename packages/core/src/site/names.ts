@@ -6,6 +6,8 @@ export interface NamedFile {
   /** Path inside the site (wrapping folder stripped). */
   readonly path: string;
   readonly page: boolean;
+  /** The site's named entry page (`index` of the conversion): it becomes `index.html`. */
+  readonly entry?: boolean;
 }
 
 export type PageUrlProblem =
@@ -30,7 +32,10 @@ export interface NamePlan {
  * Other files get a numbered or generated name instead, since nobody sees their URL.
  */
 export function planNames(files: readonly NamedFile[]): NamePlan {
-  const wanted = files.map((file) => ({ file, target: cleanPath(file) }));
+  const wanted = files.map((file) => ({
+    file,
+    target: file.entry ? 'index.html' : cleanPath(file),
+  }));
   wanted.sort(
     (a, b) =>
       Number(a.target !== a.file.path) - Number(b.target !== b.file.path) ||
@@ -142,7 +147,8 @@ function shortened(path: string): string {
   return `f-${hash(path)}${extension}`;
 }
 
-function freePath(path: string, owners: ReadonlyMap<string, string>): string {
+/** `path`, or the first `path-2`, `path-3`… (before its extension) that `owners` lacks. */
+export function freePath(path: string, owners: { has(path: string): boolean }): string {
   if (!owners.has(path)) return path;
   const slash = path.lastIndexOf('/');
   const dot = path.lastIndexOf('.');
@@ -160,7 +166,7 @@ export function publicUrl(file: string): string {
 }
 
 /** FNV-1a, enough to make generated names stable and distinct. */
-function hash(text: string): string {
+export function hash(text: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);

@@ -4,6 +4,7 @@ import { isWrongType, type SiteFile, type SiteIndex } from './files.js';
 import { lineOf, type PageUrl } from './html.js';
 import { isRelativeReference, resolveReference } from '../checks/html/resolve.js';
 import { resolveUrl } from './urls.js';
+import { isEmbedLoad } from './drop.js';
 
 /** What becomes of one URL once the files are renamed. */
 export type UrlFate =
@@ -18,7 +19,17 @@ export type UrlFate =
       readonly exact: boolean;
     }
   /** A link to a missing local file: unwrapped (`site.link_removed`). */
-  | { readonly kind: 'remove' };
+  | { readonly kind: 'remove' }
+  /** A load the site cannot have, removed as the options ask (`dropEdits`). */
+  | { readonly kind: 'drop'; readonly reason: 'external' | 'missing' };
+
+/** Loads the conversion removes instead of refusing the site (each one a warning). */
+export interface DropOptions {
+  /** Loads from another origin (`site.external`): `site.external_dropped`, `site.embed_linked`. */
+  readonly dropExternal?: boolean;
+  /** Loads of absent local files or of files of a refused type: `site.missing_dropped`. */
+  readonly dropMissing?: boolean;
+}
 
 export interface ReferenceFindings {
   readonly violations: readonly Violation[];
@@ -47,13 +58,20 @@ type Meaning =
   | { readonly kind: 'file'; readonly fate: Extract<UrlFate, { kind: 'file' }> };
 
 const removed: UrlFate = { kind: 'remove' };
+const droppedExternal: UrlFate = { kind: 'drop', reason: 'external' };
+const droppedMissing: UrlFate = { kind: 'drop', reason: 'missing' };
 
 /**
  * Judges every URL of every page and style sheet (decisions §5): a load from another origin is
  * `site.external`, a missing local load `site.missing`, a reference (a link included) to a
  * file the medium does not allow `site.file_type`; a link to a missing local file is removed.
+ * `drop` turns the loads it names into fates instead of violations.
  */
-export function judgeReferences(files: readonly SiteFile[], index: SiteIndex): ReferenceFindings {
+export function judgeReferences(
+  files: readonly SiteFile[],
+  index: SiteIndex,
+  drop: DropOptions = {},
+): ReferenceFindings {
   const violations: Violation[] = [];
   const fates = new Map<string, (UrlFate | undefined)[]>();
   const referenced = new Set<string>();
@@ -73,7 +91,8 @@ export function judgeReferences(files: readonly SiteFile[], index: SiteIndex): R
     fates.set(file.path, fileFates);
     file.urls.forEach((url, i) => {
       if (base.kind === 'external' && isRelativeReference(url.url)) {
-        if (url.role === 'load') {
+        if (url.role === 'load' && drop.dropExternal) fileFates[i] = droppedExternal;
+        else if (url.role === 'load') {
           const message = `${externalMessage(url)} Its <base href="${base.href}"> resolves relative URLs there.`;
           violations.push(violation('site.external', { ...place(file, url), message }));
         }
@@ -89,14 +108,25 @@ export function judgeReferences(files: readonly SiteFile[], index: SiteIndex): R
         referenced.add(meaning.fate.path);
       } else if (meaning.kind === 'missing' && url.role === 'link') {
         fileFates[i] = removed;
+      } else if (
+        url.role === 'load' &&
+        (meaning.kind === 'external' ? drop.dropExternal : drop.dropMissing) &&
+        meaning.kind !== 'none'
+      ) {
+        fileFates[i] = meaning.kind === 'external' ? droppedExternal : droppedMissing;
       } else if (meaning.kind === 'wrong_type') {
         referenced.add(meaning.file.path);
         const reason = meaning.file.unfit?.message ?? '';
         const message = `${loader(url)} refers to ${meaning.file.input}: ${reason}`;
         violations.push(violation('site.file_type', { ...place(file, url), message }));
       } else if (meaning.kind === 'external' && url.role === 'load') {
+        const embed = isEmbedLoad(url) ? { suggestion: embedSuggestion } : {};
         violations.push(
-          violation('site.external', { ...place(file, url), message: externalMessage(url) }),
+          violation('site.external', {
+            ...place(file, url),
+            message: externalMessage(url),
+            ...embed,
+          }),
         );
       } else if (meaning.kind === 'missing') {
         violations.push(
@@ -168,6 +198,12 @@ const indexOf = (folder: string) => (folder === '' ? 'index.html' : `${folder}/i
 function place(file: SiteFile, url: PageUrl) {
   return { path: file.input, line: lineOf(file.text ?? '', url.index), actual: url.url };
 }
+
+/** An embedded page (a video player, a map) is no file to fetch: the way out is a link. */
+const embedSuggestion =
+  'An embedded page (a video or a map) cannot be copied into the site: convert with ' +
+  '`galley convert --drop-external` (when uploading: field `drop_external`) to replace it with ' +
+  'a link to it, or remove the element.';
 
 function externalMessage(url: PageUrl): string {
   return `${loader(url)} loads ${url.url} from another origin.`;

@@ -1,4 +1,5 @@
 import { cssUrlText } from './css.js';
+import { dropAction, emptiedCssUrl, isInCss } from './drop.js';
 import type { PageUrl, Span, UrlHolder } from './html.js';
 import type { UrlFate } from './references.js';
 import { resolveUrl, urlBetween } from './urls.js';
@@ -10,7 +11,8 @@ export interface Edit extends Span {
 
 /**
  * The edits that make a file's URLs right in the project: links to missing files unwrapped,
- * references to moved files (or from a moved file) rewritten in the style they were written.
+ * dropped loads taken out (`dropAction`; in CSS the URL emptied), references to moved files (or
+ * from a moved file) rewritten in the style they were written.
  * `names` maps site paths to project paths; the file moves from site path `from` to `at`.
  * `rebased`: its URLs were resolved against a `<base href>`, which the conversion removes, so
  * each is rewritten unless it also means its target from the page itself.
@@ -23,7 +25,7 @@ export function urlEdits(
 ): Edit[] {
   const { from, at, rebased = false } = move;
   const edits: Edit[] = [];
-  const byAttribute = new Map<UrlHolder, Edit[]>();
+  const rewritten: UrlRewrite[] = [];
   for (let i = 0; i < urls.length; i++) {
     const url = urls[i];
     const fate = fates[i];
@@ -32,13 +34,37 @@ export function urlEdits(
       for (const span of url.removal) edits.push({ ...span, text: '' });
       continue;
     }
+    if (fate.kind === 'drop') {
+      const action = isInCss(url) ? undefined : dropAction(url, fate.reason);
+      if (action === undefined) rewritten.push({ url, written: emptiedCssUrl });
+      else edits.push({ ...action.span, text: action.text });
+      continue;
+    }
     const target = names.get(fate.path);
     if (target === undefined) continue;
     if (fate.exact && from === at && target === fate.path && !rebased) continue;
     if (stillResolves(url.url, at, target)) continue;
-    const written = urlBetween(at, target, fate);
-    const inCss = url.holder.kind === 'text' || url.holder.name === 'style';
-    const text = inCss ? cssUrlText(written) : written;
+    rewritten.push({ url, written: urlBetween(at, target, fate) });
+  }
+  return [...edits, ...rewriteEdits(rewritten, edits)];
+}
+
+/** A URL of a file written anew (`written`, not yet escaped for where it stands). */
+export interface UrlRewrite {
+  readonly url: PageUrl;
+  readonly written: string;
+}
+
+/**
+ * The edits that write URLs anew where they stand: in CSS escaped as CSS, in an attribute the
+ * whole attribute re-escaped with every rewritten URL of its value. An attribute that `taken`
+ * already removes or replaces is left to it.
+ */
+export function rewriteEdits(rewrites: readonly UrlRewrite[], taken: readonly Edit[] = []): Edit[] {
+  const edits: Edit[] = [];
+  const byAttribute = new Map<UrlHolder, Edit[]>();
+  for (const { url, written } of rewrites) {
+    const text = isInCss(url) ? cssUrlText(written) : written;
     if (url.holder.kind === 'text') {
       const offset = url.holder.offset;
       edits.push({ start: offset + url.at.start, end: offset + url.at.end, text });
@@ -50,7 +76,9 @@ export function urlEdits(
   }
   for (const [holder, inValue] of byAttribute) {
     if (holder.kind !== 'attribute') continue;
-    edits.push({ ...holder.span, text: attribute(holder.name, applyEdits(holder.value, inValue)) });
+    const { span } = holder;
+    if (taken.some((edit) => edit.start <= span.start && span.end <= edit.end)) continue;
+    edits.push({ ...span, text: attribute(holder.name, applyEdits(holder.value, inValue)) });
   }
   return edits;
 }

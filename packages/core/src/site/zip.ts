@@ -1,10 +1,13 @@
 import { contracts } from '../report/violation.js';
 import { declaredNames } from '../zip/directory.js';
 import { readZip, isZip, type ReadZipResult, type ZipLimits } from '../zip/index.js';
-import { convertSite, type SiteConversion } from './convert.js';
-import { detectSite, siteRootOf } from './detect.js';
+import { convertSite, type ConvertSiteOptions, type SiteConversion } from './convert.js';
+import { detectSite, siteRootOf, type DetectSiteOptions } from './detect.js';
 
-export interface ConvertSiteZipOptions {
+export interface ConvertSiteZipOptions extends Omit<
+  ConvertSiteOptions,
+  'limits' | 'preViolations'
+> {
   /** Decisions §4 limits by default; the folder limits of the result are the same numbers. */
   readonly limits?: Partial<ZipLimits>;
 }
@@ -18,7 +21,8 @@ export function convertSiteZip(
   bytes: Uint8Array,
   options: ConvertSiteZipOptions = {},
 ): SiteConversion {
-  const read = readZip(bytes, { ...(options.limits ? { limits: options.limits } : {}) });
+  const { limits, ...conversion } = options;
+  const read = readZip(bytes, { ...(limits ? { limits } : {}) });
   if (!isZip(bytes)) {
     return {
       ok: false,
@@ -30,8 +34,9 @@ export function convertSiteZip(
     };
   }
   return convertSite(read.folder, {
+    ...conversion,
     preViolations: read.violations,
-    ...(options.limits ? { limits: options.limits } : {}),
+    ...(limits ? { limits } : {}),
   });
 }
 
@@ -47,12 +52,16 @@ export function convertSiteZip(
  * survived, never `archive.*` or `limits`. Bytes that declare no names at all (not a ZIP, or a
  * directory too damaged to walk) are never a plain site: the `archive` check answers them.
  */
-export function isPlainSiteZip(bytes: Uint8Array, read: ReadZipResult): boolean {
-  const found = detectSite(read.folder);
+export function isPlainSiteZip(
+  bytes: Uint8Array,
+  read: ReadZipResult,
+  options: DetectSiteOptions = {},
+): boolean {
+  const found = detectSite(read.folder, options);
   if (found.ok) return !declaresProjectJson(bytes, found.layout.root);
   // Nothing refused: the folder is all the archive declares, and it is no site.
   if (read.violations.length === 0) return false;
-  return siteRootOf(declaredNames(bytes)).ok;
+  return siteRootOf(declaredNames(bytes), options).ok;
 }
 
 /**

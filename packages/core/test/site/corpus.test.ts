@@ -94,7 +94,8 @@ describe.skipIf(!!corpusMissing)('the corpus sites, converted', () => {
       expect(found(folder)).toEqual([['site.read', 'index.html', undefined, undefined]]);
       const [refusal] = refused(convertSite(folder));
       expect(refusal?.suggestion).toBe(
-        'Put index.html at the root of the site, or inside its one top-level folder.',
+        'Put index.html at the root of the site, or inside its one top-level folder; or name the ' +
+          'page to open first: `galley convert --index FILE` (when uploading: field `index`).',
       );
     },
   );
