@@ -1,4 +1,4 @@
-import { inspect, validateAssetInput } from '@galley/core';
+import { inspect, validateAssetInput, validateAssetPaths } from '@galley/core';
 import type { AssetKind, Inspection, MediumRef } from '@galley/core';
 import { isoTime } from '@galley/store';
 import { validationFailed } from '../http/parse.js';
@@ -91,6 +91,17 @@ function rejectInvalid(
     errors,
     violations: reasons,
   });
+}
+
+/**
+ * Refuses (422) paths of a change that no base could make valid: a `..` segment, characters
+ * outside the naming rules. For a change sent on a base that cannot be judged (absent, or its
+ * content erased), so that such input is 422 before the 409 all the same (decisions §8).
+ */
+export function rejectInvalidPaths(change: Pick<RevisionChange, 'put' | 'remove' | 'field'>) {
+  const files = new Map<string, FileRecord | StagedFile>(change.put.map((f) => [f.path, f]));
+  const paths = [...files.keys(), ...change.remove.map((r) => r.path)];
+  rejectInvalid(validateAssetPaths(paths), files, change);
 }
 
 /**

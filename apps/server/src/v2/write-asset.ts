@@ -8,7 +8,7 @@ import { HttpProblem } from '../http/problem.js';
 import type { Answer, Commit, Committed } from './idempotency.js';
 import { assetProblem } from './problems.js';
 import type { RevisionChange, RevisionPlan } from './revision-plan.js';
-import { planRevision } from './revision-plan.js';
+import { planRevision, rejectInvalidPaths } from './revision-plan.js';
 import { assetBody } from './views.js';
 
 const PARALLEL_PUTS = 8;
@@ -264,7 +264,8 @@ async function judgeableBase(ctx: V2Context, asset: AssetRecord, baseRevision: n
 /**
  * Adds a revision on `baseRevision`: 201 with the new revision and its inspection. A base that
  * is not the current one is 409 with `current_revision`, after the change is planned on that
- * base (if it exists and its content is kept) so that invalid input answers 422 first.
+ * base (if it exists and its content is kept; else after its paths are judged alone) so that
+ * invalid input answers 422 first.
  */
 export async function commitRevision(
   ctx: V2Context,
@@ -275,6 +276,7 @@ export async function commitRevision(
 ): Promise<Committed> {
   const stale = baseRevision !== asset.currentRevision;
   if (stale && !(await judgeableBase(ctx, asset, baseRevision))) {
+    rejectInvalidPaths(change);
     throw revisionConflict(asset.currentRevision);
   }
   const base = await ctx.store.assets.files(asset.id, baseRevision);

@@ -188,27 +188,36 @@ describe('POST /assets/{id}/revisions', () => {
     expect((await call('GET', `/assets/${img.id}`)).body.asset.revision.number).toBe(2);
   });
 
-  it('answers 409 to invalid input on a base that does not exist or whose content was erased', async () => {
+  it('on a base that does not exist or whose content was erased: 422 for a path no base could hold, else 409', async () => {
     const img = await createImage(call, png(2, 2));
     const blob = await uploadBlob(call, png(3, 3));
     await revise(call, img.id, { base_revision: 1, put: [{ path: 'image.png', blob }] });
-    const bad = { put: [{ path: 'Bad Name.png', blob }], remove: ['image.png'] };
-    const absent = await revise(call, img.id, { base_revision: 7, ...bad });
-    expect([absent.status, absent.body.code, absent.body.current_revision]).toEqual([
-      409,
-      'revision_conflict',
-      2,
-    ]);
     const erase = await call('DELETE', `/assets/${img.id}/revisions/1/content`, {
       json: { request_key: key() },
     });
     expect(erase.status).toBe(200);
-    const erased = await revise(call, img.id, { base_revision: 1, ...bad });
-    expect([erased.status, erased.body.code, erased.body.current_revision]).toEqual([
-      409,
-      'revision_conflict',
-      2,
-    ]);
+    for (const base of [7, 1]) {
+      // The path breaks the naming rules whatever the base holds: the request itself first.
+      for (const bad of [
+        { put: [{ path: '../a.json', json: {} }] },
+        { put: [{ path: 'Bad Name.png', blob }], remove: ['image.png'] },
+        { remove: ['../image.png'] },
+      ]) {
+        const refused = await revise(call, img.id, { base_revision: base, ...bad });
+        expect([refused.status, refused.body.code]).toEqual([422, 'invalid_files']);
+        expect(refused.body.violations?.[0]?.code).toMatch(/^names\./);
+      }
+      // What only the base could tell (the file count of an image) waits for the base: 409.
+      const unjudged = await revise(call, img.id, {
+        base_revision: base,
+        put: [{ path: 'other.png', blob }],
+      });
+      expect([unjudged.status, unjudged.body.code, unjudged.body.current_revision]).toEqual([
+        409,
+        'revision_conflict',
+        2,
+      ]);
+    }
   });
 
   it('refuses invalid changes with 422 and stores nothing', async () => {

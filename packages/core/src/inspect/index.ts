@@ -1,5 +1,5 @@
 export { inspect, type InspectInput } from './inspect.js';
-export { validateAssetInput } from './validate-input.js';
+export { validateAssetInput, validateAssetPaths } from './validate-input.js';
 export type { AssetInput } from './asset.js';
 export {
   AssetKind,

@@ -1,4 +1,5 @@
 import { orderViolations } from '../checks/check-folder.js';
+import { nameViolations } from '../checks/rules/names.js';
 import { createAssetContext, type AssetInput } from './asset.js';
 import type { AssetInputError } from './inspection.js';
 import { assetViolation, runStandards } from './inspect.js';
@@ -19,5 +20,16 @@ export function validateAssetInput(input: AssetInput): AssetInputError[] {
   const found = runStandards(createAssetContext(input)).flatMap((s) => s.findings.violations);
   return orderViolations(found)
     .filter((v) => v.severity === 'error' && !storedAnyway.has(v.code))
+    .map(assetViolation);
+}
+
+/**
+ * The naming rules each path breaks on its own (a `..` segment, a character outside the allowed
+ * set, …): what no revision could hold, so it is invalid whichever base a change is sent on,
+ * even one that cannot be read. Empty when every path is a valid name.
+ */
+export function validateAssetPaths(paths: readonly string[]): AssetInputError[] {
+  return orderViolations(paths.flatMap((path) => nameViolations([path])))
+    .filter((v) => v.severity === 'error')
     .map(assetViolation);
 }

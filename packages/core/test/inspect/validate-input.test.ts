@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { AssetInputError, validateAssetInput, type AssetInput } from '@galley/core';
+import {
+  AssetInputError,
+  validateAssetInput,
+  validateAssetPaths,
+  type AssetInput,
+} from '@galley/core';
 import { folderOf, png, svg, utf8 } from '../checks/fixtures.js';
 
 const codes = (input: AssetInput) => validateAssetInput(input).map((e) => [e.path, e.code]);
@@ -198,5 +203,20 @@ describe('validateAssetInput (v2 422 rule)', () => {
     for (const size of ['', 'viewBox="0 0 30 40"', 'width="100%" height="100%"', 'width="5"'])
       expect([size, codes({ kind: 'image', files: image(size) })]).toEqual([size, []]);
     expect(codes({ kind: 'image', files: folderOf({ 'a.svg': svg(300, 250) }) })).toEqual([]);
+  });
+});
+
+describe('validateAssetPaths (invalid on any base)', () => {
+  it('gives the naming problem of each path on its own, and nothing for valid names', () => {
+    expect(
+      validateAssetPaths(['../a.json', 'canvas/ok.png', 'Bad Name.png', 'A.png', 'a.png']).map(
+        (e) => [e.path, e.code],
+      ),
+    ).toEqual([
+      ['../a.json', 'names.traversal'],
+      ['A.png', 'names.characters'],
+      ['Bad Name.png', 'names.characters'],
+    ]);
+    expect(validateAssetPaths(['image.png', 'canvas/a/b.css'])).toEqual([]);
   });
 });
