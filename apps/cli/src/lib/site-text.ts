@@ -24,3 +24,20 @@ export function siteReportText(site: v1.SiteReport, paint: Paint): string {
   }
   return lines.join('\n');
 }
+
+/** What `galley convert --vendor` fetched (and where it put it) and what it could not fetch. */
+export interface VendorReport {
+  readonly fetched: readonly { url: string; path: string; bytes: number }[];
+  readonly failed: readonly { url: string; reason: string }[];
+}
+
+export function vendorReportText(vendor: VendorReport, paint: Paint): string {
+  const lines = [paint.bold(`Fetched (${vendor.fetched.length})`)];
+  for (const f of vendor.fetched)
+    lines.push(`  ${f.url}  ${paint.dim(`→ ${f.path}, ${f.bytes} bytes`)}`);
+  if (vendor.failed.length > 0) {
+    lines.push('', paint.bold(`Not fetched (${vendor.failed.length})`));
+    for (const f of vendor.failed) lines.push(`  ${paint.red('✗')} ${f.url}  ${f.reason}`);
+  }
+  return lines.join('\n');
+}

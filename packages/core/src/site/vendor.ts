@@ -18,6 +18,8 @@ import { resolveUrl, urlBetween } from './urls.js';
 export interface FetchedResource {
   readonly bytes: Uint8Array;
   readonly contentType?: string | undefined;
+  /** Where it came from after redirects: what a style sheet's relative URLs resolve against. */
+  readonly base?: string | undefined;
 }
 
 /** The folder of vendored files inside the site. */
@@ -175,7 +177,7 @@ export function vendorSite(
     const css = new TextDecoder().decode(resource.bytes);
     const edits: Edit[] = [];
     for (const found of scanCss(css)) {
-      const fetchable = fetchableUrl(found.url, href);
+      const fetchable = fetchableUrl(found.url, resource.base ?? href);
       if (fetchable === undefined) continue;
       const target = placed.get(fetchable);
       const written =
