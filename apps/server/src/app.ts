@@ -6,6 +6,7 @@ import { authenticate, requireAuth } from './auth/authenticate.js';
 import { authRouter } from './auth/routes.js';
 import type { ServerConfig } from './config.js';
 import type { Deps } from './deps.js';
+import { EventHub } from './events/hub.js';
 import { answerHeaders } from './http/answer-headers.js';
 import { refuseBadRequestHead } from './http/client-error.js';
 import { errorHandler, notFound } from './http/errors.js';
@@ -45,11 +46,18 @@ export function createApp(options: AppOptions): GalleyApp {
   const logger = options.logger ?? createLogger(config.logLevel);
   const closeHooks: Array<() => void | Promise<void>> = [];
   const stopHooks: Array<() => void | Promise<void>> = [];
+  const events = new EventHub({
+    store,
+    logger,
+    databaseUrl: store.options.kind === 'postgres' ? store.options.url : null,
+  });
+  closeHooks.push(() => events.close());
   const deps: Deps = {
     store,
     clock,
     config,
     logger,
+    events,
     onClose: (fn) => void closeHooks.push(fn),
     onStop: (fn) => void stopHooks.push(fn),
   };

@@ -1,6 +1,7 @@
 import type { Clock, Store } from '@galley/store';
 import type { Logger } from 'pino';
 import type { ServerConfig } from './config.js';
+import type { EventHub } from './events/hub.js';
 import type { ApiRegistry } from './openapi/registry.js';
 
 /** What every router and background task is built from. */
@@ -10,6 +11,8 @@ export interface Deps {
   clock: Clock;
   config: ServerConfig;
   logger: Logger;
+  /** The process's one source of events (streams, page streams, webhooks follow it). */
+  events: EventHub;
   /** Registers work to do when the server closes (stop sweepers, flush caches). */
   onClose(fn: () => void | Promise<void>): void;
   /**

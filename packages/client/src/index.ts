@@ -15,3 +15,4 @@ export function createClient(options: ClientOptions) {
 }
 export type GalleyClient = ReturnType<typeof createClient>;
 export { readEventStream, type ServerSentEvent } from './event-stream.js';
+export { followEvents, type EventQuery, type StreamItem } from './events.js';

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { v1 } from '@galley/core';
 import { readEventStream } from './event-stream.js';
+import type { EventQuery } from './events.js';
+import { eventStream } from './events.js';
 import type { transport } from './http.js';
 import { type Binary, withQuery } from './http.js';
 
@@ -131,6 +133,8 @@ export function editingApi(http: Transport, baseUrl: string) {
      */
     pageEvents: (pageId: string, options: { signal?: AbortSignal } = {}) =>
       pageEventStream(http, `${page(pageId)}/events`, options.signal),
+    /** The events of the caller's projects (one connection; see `followEvents`). */
+    events: (query: EventQuery = {}) => eventStream(http, `${api}/events`, query),
     discardDraft: (pageId: string) =>
       http.json<void>({ method: 'DELETE', url: `${page(pageId)}/draft` }),
     applyOperation: (pageId: string, body: In<typeof v1.OperationRequest>) =>

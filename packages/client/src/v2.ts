@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import type { v2 } from '@galley/core';
 import type { transport } from './http.js';
 import { type Binary, withQuery } from './http.js';
+import type { EventQuery } from './events.js';
+import { eventStream } from './events.js';
 
 type Out<T extends z.ZodType> = z.output<T>;
 type In<T extends z.ZodType> = z.input<T>;
@@ -31,6 +33,8 @@ export function assetApi(http: Transport, assetBaseUrl: string) {
   const api = `${assetBaseUrl.replace(/\/$/, '')}/api/v2`;
   const asset = (id: string) => `${api}/assets/${encodeURIComponent(id)}`;
   return {
+    /** The events of the caller's assets (one connection; see `followEvents`). */
+    events: (query: Omit<EventQuery, 'project'> = {}) => eventStream(http, `${api}/events`, query),
     listAssets: (query: AssetQuery = {}) =>
       http.json<Out<typeof v2.AssetList>>({
         method: 'GET',

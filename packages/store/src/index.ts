@@ -32,3 +32,4 @@ export { generatePassword } from './accounts/passwords.js';
 // Each domain's public types and helpers (its `src/<domain>/index.ts`): one line per domain.
 export * from './projects/index.js';
 export * from './assets/index.js';
+export * from './events/index.js';

@@ -5,6 +5,7 @@ import { SessionsRepository } from './accounts/sessions-repository.js';
 import { TokensRepository } from './accounts/tokens-repository.js';
 import { projectRepositories } from './projects/index.js';
 import { assetRepositories } from './assets/index.js';
+import { eventRepositories } from './events/index.js';
 import type { RepoScope } from './scope.js';
 
 export function createRepositories(scope: RepoScope) {
@@ -14,6 +15,7 @@ export function createRepositories(scope: RepoScope) {
     sessions: new SessionsRepository(scope),
     ...projectRepositories(scope),
     ...assetRepositories(scope),
+    ...eventRepositories(scope),
   };
 }
 

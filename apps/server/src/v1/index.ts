@@ -1,9 +1,11 @@
 // The editing interface (/api/v1): every endpoint of editing-api-v1.md with the rules of
 // decisions.md §1–§4 and §8. Routes are thin (read, call a service or repository, answer);
 // the services hold what outlives a request: parsed drafts and revision states in memory.
-import { defaultZipLimits } from '@galley/core';
+import { defaultZipLimits, events as eventSchemas } from '@galley/core';
 import type { Router } from 'express';
 import type { ApiDeps } from '../deps.js';
+import { eventStreamRoute } from '../events/routes.js';
+import { EventStreams } from '../events/streams.js';
 import { ApiRouter } from '../openapi/api-router.js';
 import type { V1Context } from './context.js';
 import { confirmationRoutes } from './routes/confirmations.js';
@@ -43,7 +45,7 @@ export function v1Router(deps: ApiDeps, memory: V1Memory = defaultV1Memory): Rou
   const { store, clock, config } = deps;
   const files = new FolderFiles(store, memory.fileBytes);
   const states = new RevisionStates(store, memory.stateBytes);
-  const signals = new EditingSignals();
+  const signals = new EditingSignals(deps.events);
   const changes = new ProjectChanges({ store, states, files, signals });
   const drafts = new DraftService({ store, states, files, signals, cacheBytes: memory.draftBytes });
   const pages = new SavedPages(states, files);
@@ -51,11 +53,20 @@ export function v1Router(deps: ApiDeps, memory: V1Memory = defaultV1Memory): Rou
     store,
     drafts,
     pages,
-    signals,
+    hub: deps.events,
     logger: deps.logger,
     maxStreamsPerAccount: config.eventStreamsPerAccount,
   });
-  deps.onStop(() => events.close());
+  const streams = new EventStreams({
+    hub: deps.events,
+    store,
+    logger: deps.logger,
+    maxPerAccount: config.eventStreamsPerAccount,
+  });
+  deps.onStop(() => {
+    events.close();
+    streams.close();
+  });
   const ctx: V1Context = {
     store,
     clock,
@@ -81,5 +92,13 @@ export function v1Router(deps: ApiDeps, memory: V1Memory = defaultV1Memory): Rou
   historyRoutes(api, ctx);
   confirmationRoutes(api, ctx);
   pageRoutes(api, ctx);
+  eventStreamRoute(api, {
+    store,
+    streams,
+    kinds: eventSchemas.PROJECT_EVENT_KINDS,
+    byProject: true,
+    about: 'the projects the caller can open',
+    tags: ['Events'],
+  });
   return api.router;
 }

@@ -129,6 +129,8 @@ export type Commit = (write: (tx: StoreScope) => Promise<Answer>) => Promise<Com
 /** How the running request of a key renews its claim (`renewEveryMs`: for tests). */
 export interface IdempotencyOptions {
   renewEveryMs?: number;
+  /** Called once with each write's first successful answer (never with a replay). */
+  onWritten?: (req: Request, accountNumber: number, answer: Answer) => void;
 }
 
 /**
@@ -145,12 +147,14 @@ export interface IdempotencyOptions {
 export class Idempotency {
   readonly #store: Store;
   readonly #renewEveryMs: number;
+  readonly #onWritten: IdempotencyOptions['onWritten'];
   /** The fingerprints of the requests running in this process, by `account:key`. */
   readonly #running = new Map<string, string>();
 
   constructor(store: Store, options: IdempotencyOptions = {}) {
     this.#store = store;
     this.#renewEveryMs = options.renewEveryMs ?? REQUEST_KEY_RENEW_SECONDS * 1000;
+    this.#onWritten = options.onWritten;
   }
 
   async run(
@@ -176,7 +180,9 @@ export class Idempotency {
       }
       const hold = { accountNumber, key, token: claim.token };
       lease = new Lease(this.#store, hold, this.#renewEveryMs);
-      sendAnswer(res, await this.#answerOf(hold, work));
+      const answer = await this.#answerOf(hold, work);
+      if (answer.status < 300) this.#onWritten?.(req, accountNumber, answer);
+      sendAnswer(res, answer);
     } finally {
       await lease?.stop();
       this.#running.delete(id);

@@ -1,7 +1,11 @@
 // The asset interface (/api/v2): asset-api-v2.md as settled by decisions §6 and §8.
+import { events } from '@galley/core';
 import type { Router } from 'express';
 import type { ApiDeps } from '../deps.js';
+import { eventStreamRoute } from '../events/routes.js';
+import { EventStreams } from '../events/streams.js';
 import { ApiRouter } from '../openapi/api-router.js';
+import { announceAssetWrite } from './asset-events.js';
 import { ContentLoader } from './content-loader.js';
 import type { V2Context } from './context.js';
 import { Idempotency } from './idempotency.js';
@@ -17,7 +21,9 @@ import { ContentPins } from './write-asset.js';
 export function v2Router(deps: ApiDeps): Router {
   const ctx: V2Context = {
     ...deps,
-    idempotency: new Idempotency(deps.store),
+    idempotency: new Idempotency(deps.store, {
+      onWritten: (req, account, answer) => announceAssetWrite(deps.events, req, account, answer),
+    }),
     loader: new ContentLoader(deps.store.bytes),
     pins: new ContentPins(),
     apiUrl: `${deps.config.assetBaseUrl}/api/v2`,
@@ -45,5 +51,20 @@ export function v2Router(deps: ApiDeps): Router {
   fileRoutes(api, ctx);
   lifecycleRoutes(api, ctx);
   blobRoutes(api, ctx);
+  const streams = new EventStreams({
+    hub: deps.events,
+    store: deps.store,
+    logger: deps.logger,
+    maxPerAccount: deps.config.eventStreamsPerAccount,
+  });
+  deps.onStop(() => streams.close());
+  eventStreamRoute(api, {
+    store: deps.store,
+    streams,
+    kinds: events.ASSET_EVENT_KINDS,
+    byProject: false,
+    about: 'the caller’s assets',
+    tags: ['Events'],
+  });
   return api.router;
 }

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock, openStore } from '@galley/store';
 import type { Store } from '@galley/store';
+import { EventHub } from '../../src/events/hub.js';
+import { createLogger } from '../../src/http/logging.js';
 import { DraftService } from '../../src/v1/services/draft-service.js';
 import { EditingSignals } from '../../src/v1/services/editing-signals.js';
 import { FolderFiles } from '../../src/v1/services/folder-files.js';
@@ -64,7 +66,8 @@ describe('drafts without room in memory', () => {
     const { account } = created;
     const files = new FolderFiles(store, 1 << 20);
     const states = new RevisionStates(store, 1 << 20);
-    const signals = new EditingSignals();
+    const hub = new EventHub({ store, logger: createLogger('silent'), databaseUrl: null });
+    const signals = new EditingSignals(hub);
     const changes = new ProjectChanges({ store, states, files, signals });
     const project = await changes.create(account, projectFolder());
     const pageId = (await store.projectRevisions.pageIds(project.id)).get('index.html')!;

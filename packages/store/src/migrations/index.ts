@@ -7,6 +7,7 @@ import * as requestKeyLeases from './004_request_key_leases.js';
 import * as keptContents from './005_kept_contents.js';
 import * as draftEventState from './006_draft_event_state.js';
 import * as events from './010_events.js';
+import * as events from './010_events.js';
 import * as projectListing from './007_project_listing.js';
 
 export const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ export const migrations: Record<string, Migration> = {
   '004_request_key_leases': requestKeyLeases,
   '005_kept_contents': keptContents,
   '006_draft_event_state': draftEventState,
+  '010_events': events,
   '010_events': events,
   '007_project_listing': projectListing,
 };

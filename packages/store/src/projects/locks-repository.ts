@@ -21,7 +21,8 @@ export interface LockHolder {
 }
 
 export type AcquireResult = { ok: true; lock: LockRecord } | { ok: false; held: LockRecord };
-export type ReleaseResult = { ok: true } | { ok: false; held: LockRecord };
+/** `released`: whether a lock in force was let go (false: there was none). */
+export type ReleaseResult = { ok: true; released: boolean } | { ok: false; held: LockRecord };
 
 /**
  * The editing lock of a project: one row per project, held by (account, client) until it
@@ -141,7 +142,7 @@ export class LocksRepository {
         ]),
       )
       .execute();
-    return { ok: true };
+    return { ok: true, released: lock !== null };
   }
 }
 

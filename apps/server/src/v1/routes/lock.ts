@@ -1,4 +1,5 @@
 import { v1 } from '@galley/core';
+import { isoTime } from '@galley/store';
 import type { ApiRouter } from '../../openapi/api-router.js';
 import { holderOf, lockHeld, projectFor, refuseForeignLock } from '../access.js';
 import type { V1Context } from '../context.js';
@@ -44,6 +45,7 @@ export function lockRoutes(api: ApiRouter, ctx: V1Context): void {
       await refuseForeignLock(ctx, req, access);
       const holder = holderOf(req, access.auth);
       const { kind, label } = await body();
+      const asked = isoTime(ctx.clock.now());
       const taken = await ctx.store.projectLocks.acquire({
         projectId: params.id,
         holder,
@@ -52,7 +54,10 @@ export function lockRoutes(api: ApiRouter, ctx: V1Context): void {
         ttlSeconds: LOCK_TTL_SECONDS,
       });
       if (!taken.ok) throw lockHeld(taken.held);
-      ctx.signals.changed(params.id);
+      // A renewal keeps the time the lock was taken: only a lock taken now is news.
+      if (taken.lock.acquiredAt >= asked) {
+        ctx.signals.changed(params.id, { kind: 'lock.taken', data: { lock: lockBody(taken.lock) } });
+      }
       res.json({ lock: lockBody(taken.lock) });
     },
   );
@@ -72,7 +77,7 @@ export function lockRoutes(api: ApiRouter, ctx: V1Context): void {
       await refuseForeignLock(ctx, req, access);
       const released = await ctx.store.projectLocks.release(params.id, holderOf(req, access.auth));
       if (!released.ok) throw lockHeld(released.held);
-      ctx.signals.changed(params.id);
+      if (released.released) ctx.signals.changed(params.id, { kind: 'lock.released', data: {} });
       res.status(204).end();
     },
   );

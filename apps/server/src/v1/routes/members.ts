@@ -57,7 +57,13 @@ export function memberRoutes(api: ApiRouter, ctx: V1Context): void {
       editorClient: true,
       params: ProjectParams,
       body: v1.PutMember,
-      responses: writeResponses({ 200: { description: 'The members', schema: v1.Members } }),
+      responses: writeResponses({
+        200: { description: 'The members', schema: v1.Members },
+        422: {
+          description:
+            'Invalid request body (`errors`), `unknown_account` (no account has the e-mail), or `last_owner` (the project keeps an owner)',
+        },
+      }),
     },
     async ({ req, res, params, body }) => {
       const access = await projectFor(ctx, req, params.id, 'owner');
@@ -75,6 +81,7 @@ export function memberRoutes(api: ApiRouter, ctx: V1Context): void {
         return tx.projectMembers.put(params.id, account.accountNumber, role);
       });
       if (!changed.ok) throw lastOwner();
+      ctx.signals.changed(params.id, { kind: 'project.members_changed', data: {} });
       res.json(await list(params.id));
     },
   );
@@ -92,6 +99,7 @@ export function memberRoutes(api: ApiRouter, ctx: V1Context): void {
           description: 'The members; null when the caller removed itself',
           schema: v1.Members,
         },
+        422: { description: '`last_owner`: the project keeps an owner' },
       }),
     },
     async ({ req, res, params }) => {
@@ -109,6 +117,7 @@ export function memberRoutes(api: ApiRouter, ctx: V1Context): void {
         if (removed.code === 'not_member') throw v1Problem('not_found', 'No such member.');
         throw lastOwner();
       }
+      ctx.signals.changed(params.id, { kind: 'project.members_changed', data: {} });
       res.json(self ? { members: null } : await list(params.id));
     },
   );

@@ -138,7 +138,11 @@ export function projectRoutes(api: ApiRouter, ctx: V1Context): void {
       const access = await projectFor(ctx, req, params.id, 'owner');
       await refuseForeignLock(ctx, req, access);
       holderOf(req, access.auth);
+      // Read first: once deleted, the project no longer says who may hear of it.
+      const members = await ctx.store.projectMembers.list(params.id);
       if (!(await ctx.store.projects.delete(params.id))) throw v1Problem('not_found', 'Gone.');
+      const audience = members.map((member) => member.accountNumber);
+      ctx.signals.changed(params.id, { kind: 'project.deleted', data: {} }, audience);
       res.status(204).end();
     },
   );

@@ -137,7 +137,10 @@ export class DraftService {
       if (row.token === token) {
         const live = { draft: opened.draft, token, base: row.baseSequence, pageBytes: html.length };
         this.#remember(row.id, live);
-        this.#signals.changed(access.project.id);
+        this.#signals.changed(access.project.id, {
+          kind: 'draft.changed',
+          data: { page_id: access.page.id, action: 'opened' },
+        });
       }
     }
     const { draft } = await this.live(row);
@@ -241,7 +244,10 @@ export class DraftService {
     const row = await this.newest(access, holder, read);
     if (!row) return;
     this.#cache.delete(row.id);
-    if (await this.#store.drafts.discard(row.id)) this.#signals.changed(access.project.id);
+    if (await this.#store.drafts.discard(row.id)) {
+      const data = { page_id: access.page.id, action: 'discarded' } as const;
+      this.#signals.changed(access.project.id, { kind: 'draft.changed', data });
+    }
   }
 
   /** The parsed draft for `row`, rebuilt from the store when memory has none at its token. */
@@ -342,7 +348,10 @@ export class DraftService {
     if (written) {
       live.token = event.token;
       this.#remember(row.id, live); // weighed again: the history grew
-      this.#signals.changed(row.projectId);
+      this.#signals.changed(row.projectId, {
+        kind: 'draft.changed',
+        data: { page_id: row.pageId, action: event.kind },
+      });
     }
     return written;
   }

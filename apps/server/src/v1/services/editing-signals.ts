@@ -1,19 +1,33 @@
+import type { events } from '@galley/core';
+import type { EventHub } from '../../events/hub.js';
+
+type ProjectKind = Exclude<events.EventKind, `asset.${string}`>;
+
+/** A change of a project, as its event says it (the project is given apart). */
+export type ProjectChange = {
+  [K in ProjectKind]: { kind: K; data: Omit<events.EventDataOf<K>, 'project_id'> };
+}[ProjectKind];
+
 /**
- * In-process word that a project's editing state changed: its lock (taken, renewed, released),
- * a draft of one of its pages (opened, operated on, undone, redone, discarded, saved) or its saved
- * revision. Listeners (the page event streams) read the state again at once; a change made by
- * another process reaches them by their periodic re-check instead.
+ * Word that a project's editing state changed: its lock (taken, released), a draft of one of its
+ * pages (opened, operated on, undone, redone, discarded), its saved revision, its confirmations
+ * or its members. Each becomes an event (EventHub), which every process's event streams, page
+ * streams and webhooks follow.
  */
 export class EditingSignals {
-  readonly #listeners = new Set<(projectId: string) => void>();
+  readonly #hub: EventHub;
 
-  changed(projectId: string): void {
-    for (const listener of this.#listeners) listener(projectId);
+  constructor(hub: EventHub) {
+    this.#hub = hub;
   }
 
-  /** Calls `listener` with the project of every change; returns the function that stops it. */
-  listen(listener: (projectId: string) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+  changed(projectId: string, change: ProjectChange, audience?: number[]): void {
+    void this.#hub.publish({
+      kind: change.kind,
+      projectId,
+      accountNumber: null,
+      audience: audience ?? null,
+      data: { project_id: projectId, ...change.data },
+    });
   }
 }

@@ -5,17 +5,12 @@ import { lockState } from '../present.js';
 import { v1Problem } from '../problems.js';
 import type { PageWatch } from '../store-types.js';
 import type { DraftService } from './draft-service.js';
-import type { EditingSignals } from './editing-signals.js';
+import type { EventHub } from '../../events/hub.js';
+import { HEARTBEAT_MS, StreamCounts, eventChunk, startEventStream, writeEvent } from '../../events/sse.js';
 import type { SavedPages } from './saved-pages.js';
 
-/** How often a watched page is read again, for changes that other processes made. */
-const RECHECK_MS = 1_000;
-/** How often every stream gets a comment line (proxies keep it open) and its access is checked. */
-const HEARTBEAT_MS = 15_000;
-/** What a stream may have waiting to be sent before it is cut (a client that stopped reading). */
-const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
-/** How long a browser's EventSource waits before it connects again after a stream ended. */
-const RETRY_MS = 2_000;
+/** How often a watched page is read again, for what no event tells (a lock that expired). */
+const RECHECK_MS = 5_000;
 
 interface Stream {
   readonly res: Response;
@@ -47,7 +42,7 @@ export interface PageEventsOptions {
   store: Store;
   drafts: DraftService;
   pages: SavedPages;
-  signals: EditingSignals;
+  hub: EventHub;
   logger: Logger;
   /** Streams one account may have open at once (429 beyond). */
   maxStreamsPerAccount: number;
@@ -55,18 +50,19 @@ export interface PageEventsOptions {
 
 /**
  * Live read-only views of pages (`GET /pages/{page}/events`, server-sent events): the lock, the
- * lock holder's draft of the page and the project's saved revision, sent when they change. A
- * change in this process is signalled at once (EditingSignals); one in another process is found
- * by reading every watched page again each second. A page is read once for all its streams.
+ * lock holder's draft of the page and the project's saved revision, sent when they change. They
+ * are a view of the one event source (EventHub), filtered to the page's project: each of its
+ * events, from any process, has the page read again; what no event tells (a lock that expired)
+ * is found by reading every watched page again every few seconds. A page is read once for all
+ * its streams.
  */
 export class PageEvents {
   readonly #store: Store;
   readonly #drafts: DraftService;
   readonly #pages: SavedPages;
   readonly #logger: Logger;
-  readonly #max: number;
+  readonly #counts: StreamCounts;
   readonly #topics = new Map<string, Topic>();
-  readonly #perAccount = new Map<number, number>();
   readonly #unlisten: () => void;
   #timers: NodeJS.Timeout[] = [];
   #closed = false;
@@ -76,10 +72,10 @@ export class PageEvents {
     this.#drafts = options.drafts;
     this.#pages = options.pages;
     this.#logger = options.logger;
-    this.#max = options.maxStreamsPerAccount;
-    this.#unlisten = options.signals.listen((projectId) => {
+    this.#counts = new StreamCounts(options.maxStreamsPerAccount);
+    this.#unlisten = options.hub.listen((event) => {
       for (const topic of this.#topics.values())
-        if (topic.projectId === projectId) this.#read(topic);
+        if (topic.projectId === event.projectId) this.#read(topic);
     });
   }
 
@@ -103,29 +99,21 @@ export class PageEvents {
   }): void {
     const { res, accountNumber } = input;
     if (this.#closed) throw v1Problem('stopping', 'The server is stopping; connect again.');
-    const open = this.#perAccount.get(accountNumber) ?? 0;
-    if (open >= this.#max) {
+    if (!this.#counts.take(accountNumber)) {
       throw v1Problem(
         'too_many_streams',
-        `At most ${this.#max} event streams may be open per account; close one first.`,
+        `At most ${this.#counts.max} event streams may be open per account; close one first.`,
         undefined,
         { 'Retry-After': '5' },
       );
     }
-    res.status(200).set({
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'X-Accel-Buffering': 'no',
-    });
-    if (input.head) {
-      res.end();
+    if (!startEventStream(res, input.head)) {
+      this.#counts.give(accountNumber);
       return;
     }
-    res.flushHeaders();
-    res.write(`retry: ${RETRY_MS}\n\n`);
     const stream: Stream = { res, accountNumber, primed: false, allowed: input.allowed };
     const topic = this.#topicOf(input.page);
     topic.streams.add(stream);
-    this.#perAccount.set(accountNumber, open + 1);
     res.once('close', () => this.#drop(topic, stream));
     this.#startTimers();
     this.#read(topic);
@@ -162,9 +150,7 @@ export class PageEvents {
 
   #drop(topic: Topic, stream: Stream): void {
     if (!topic.streams.delete(stream)) return;
-    const left = (this.#perAccount.get(stream.accountNumber) ?? 1) - 1;
-    if (left > 0) this.#perAccount.set(stream.accountNumber, left);
-    else this.#perAccount.delete(stream.accountNumber);
+    this.#counts.give(stream.accountNumber);
     if (topic.streams.size === 0) this.#topics.delete(topic.pageId);
     if (this.#topics.size === 0) this.#stopTimers();
   }
@@ -267,14 +253,7 @@ export class PageEvents {
   }
 
   #send(stream: Stream, event: string, data: string): void {
-    const { res } = stream;
-    if (res.writableEnded || res.destroyed) return;
-    if (res.writableLength > MAX_BUFFERED_BYTES) {
-      // The client stopped reading: drop it rather than hold its events in memory.
-      res.destroy();
-      return;
-    }
-    res.write(`event: ${event}\ndata: ${data}\n\n`);
+    writeEvent(stream.res, eventChunk(event, data));
   }
 
   #startTimers(): void {

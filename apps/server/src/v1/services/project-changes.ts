@@ -191,12 +191,17 @@ export class ProjectChanges {
       if (outcome) {
         if ('state' in outcome) {
           this.#states.remember(outcome.state);
-          this.#signals.changed(projectId);
+          this.#announce(projectId, outcome.state.revision, spec as ChangeSpec);
         }
         return outcome;
       }
     }
     throw keptMoving();
+  }
+
+  #announce(projectId: string, revision: number, spec: ChangeSpec): void {
+    const data = { revision, kind: spec.kind, page_id: spec.pageId ?? null };
+    this.#signals.changed(projectId, { kind: 'project.saved', data });
   }
 
   /** Replaces the saved folder; answers the project as the change left it. */
@@ -261,7 +266,10 @@ export class ProjectChanges {
         : moved;
     });
     if (!result.ok) throw v1Problem(result.code, `There is nothing to ${direction}.`);
-    this.#signals.changed(projectId);
+    this.#signals.changed(projectId, {
+      kind: 'project.saved',
+      data: { revision: result.project.revision, kind: direction, page_id: null },
+    });
     return result.project;
   }
 
@@ -291,7 +299,13 @@ export class ProjectChanges {
             byName: account.name,
           });
         });
-        if (confirmed) return confirmed;
+        if (confirmed) {
+          this.#signals.changed(projectId, {
+            kind: 'project.confirmed',
+            data: { version: confirmed.version, revision: confirmed.revision, sha256: confirmed.sha256 },
+          });
+          return confirmed;
+        }
       }
       throw keptMoving();
     });

@@ -1,0 +1,171 @@
+import type { EventRecord, NewEvent, Store } from '@galley/store';
+import { listenForEvents } from '@galley/store';
+import type { Logger } from 'pino';
+
+/** How often SQLite's events table is read for events other processes stored. */
+const POLL_MS = 200;
+/** Events read at once when catching up. */
+const PAGE = 500;
+/** How long events are kept (the resumption window and webhook replays). */
+export const EVENT_RETENTION_MS = 7 * 24 * 3600 * 1000;
+const PRUNE_EVERY_MS = 3600 * 1000;
+
+export type EventListener = (event: EventRecord) => void;
+
+export interface EventHubOptions {
+  store: Store;
+  logger: Logger;
+  /** PostgreSQL URL to LISTEN on; null on SQLite, where the table is polled instead. */
+  databaseUrl: string | null;
+}
+
+/**
+ * The one source of events in a process. `publish` stores an event (numbered in commit order
+ * across processes); listeners get every stored event once, in number order, whichever process
+ * stored it: this process's at once, others' on PostgreSQL's NOTIFY or, on SQLite, within
+ * POLL_MS. Publishing never fails its caller: a storage error is logged and the event is lost.
+ */
+export class EventHub {
+  readonly #store: Store;
+  readonly #logger: Logger;
+  readonly #databaseUrl: string | null;
+  readonly #listeners = new Set<EventListener>();
+  /** The number of the newest event given to listeners. */
+  #delivered = 0;
+  #started: Promise<void> | null = null;
+  #publishing: Promise<unknown> = Promise.resolve();
+  #catchingUp = false;
+  #again = false;
+  #stopListening: (() => Promise<void>) | null = null;
+  #timers: NodeJS.Timeout[] = [];
+  #closed = false;
+
+  constructor(options: EventHubOptions) {
+    this.#store = options.store;
+    this.#logger = options.logger;
+    this.#databaseUrl = options.databaseUrl;
+  }
+
+  /** The number of the newest event given to listeners (events up to it can be replayed). */
+  get delivered(): number {
+    return this.#delivered;
+  }
+
+  /** Starts following the table (once; later calls return the same promise). */
+  start(): Promise<void> {
+    this.#started ??= this.#start();
+    return this.#started;
+  }
+
+  async #start(): Promise<void> {
+    this.#delivered = (await this.#store.events.bounds()).newest;
+    const onError = (error: unknown) =>
+      this.#logger.warn({ err: error }, 'events: listening connection failed');
+    if (this.#databaseUrl) {
+      this.#stopListening = await listenForEvents(this.#databaseUrl, () => this.#catchUp(), onError);
+    } else {
+      this.#timers.push(setInterval(() => this.#catchUp(), POLL_MS));
+    }
+    const prune = setInterval(() => void this.#prune(), PRUNE_EVERY_MS);
+    this.#timers.push(prune);
+    for (const timer of this.#timers) timer.unref();
+  }
+
+  /** Stores `event` after those published before it by this process; resolves once listeners have it. */
+  publish(event: NewEvent): Promise<void> {
+    const stored = this.#publishing.then(async () => {
+      if (this.#closed) return;
+      await this.start();
+      const record = await this.#store.events.append(event);
+      // The next number after the last given: no other process's event in between to read first.
+      if (record.seq === this.#delivered + 1 && !this.#catchingUp) this.#give([record]);
+      else this.#catchUp();
+    });
+    const logged = stored.catch((error: unknown) => {
+      this.#logger.warn({ err: error, kind: event.kind }, 'events: storing an event failed');
+    });
+    this.#publishing = logged;
+    return logged;
+  }
+
+  /** Calls `listener` with every event from now on; returns the function that stops it. */
+  listen(listener: EventListener): () => void {
+    this.#listeners.add(listener);
+    void this.start().catch((error: unknown) => {
+      this.#logger.error({ err: error }, 'events: starting failed');
+    });
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Stored events after `seq` up to the newest given to listeners, oldest first. */
+  async *replay(seq: number): AsyncGenerator<EventRecord> {
+    let from = seq;
+    const until = this.#delivered;
+    while (from < until) {
+      const page = await this.#store.events.after(from, PAGE);
+      for (const event of page) {
+        if (event.seq > until) return;
+        yield event;
+      }
+      if (page.length < PAGE) return;
+      from = page.at(-1)!.seq;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const timer of this.#timers) clearInterval(timer);
+    this.#timers = [];
+    await this.#publishing;
+    await this.#stopListening?.();
+    this.#listeners.clear();
+  }
+
+  #give(events: EventRecord[]): void {
+    for (const event of events) {
+      if (event.seq <= this.#delivered) continue;
+      this.#delivered = event.seq;
+      for (const listener of this.#listeners) {
+        try {
+          listener(event);
+        } catch (error) {
+          this.#logger.error({ err: error, kind: event.kind }, 'events: a listener failed');
+        }
+      }
+    }
+  }
+
+  /** Reads and gives the events stored after the last given, now or once more after the read under way. */
+  #catchUp(): void {
+    if (this.#closed || this.#started === null) return;
+    if (this.#catchingUp) {
+      this.#again = true;
+      return;
+    }
+    this.#catchingUp = true;
+    void (async () => {
+      try {
+        do {
+          this.#again = false;
+          let page: EventRecord[];
+          do {
+            page = await this.#store.events.after(this.#delivered, PAGE);
+            this.#give(page);
+          } while (page.length === PAGE && !this.#closed);
+        } while (this.#again && !this.#closed);
+      } catch (error) {
+        this.#logger.warn({ err: error }, 'events: reading new events failed');
+      } finally {
+        this.#catchingUp = false;
+      }
+    })();
+  }
+
+  async #prune(): Promise<void> {
+    try {
+      await this.#store.events.prune(new Date(this.#store.clock.now().getTime() - EVENT_RETENTION_MS));
+    } catch (error) {
+      this.#logger.warn({ err: error }, 'events: pruning failed');
+    }
+  }
+}

@@ -1,0 +1,219 @@
+// GET /api/v1/events and /api/v2/events over real HTTP on loopback: the caller's events in order,
+// resumed after a dropped connection by Last-Event-ID, never a project the caller cannot open,
+// and events another process stored (PostgreSQL LISTEN/NOTIFY, or the SQLite table polled).
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createClient } from '@galley/client';
+import type { StreamItem } from '@galley/client';
+import { openStore } from '@galley/store';
+import type { Store } from '@galley/store';
+import { describeStores } from '../../../../packages/store/test/stores.js';
+import { startProcess, startTestServer } from '../platform/harness.js';
+import type { SecondProcess } from '../platform/harness.js';
+import type { DraftBody, TestServer } from '../v1/helpers.js';
+import { caller, createProject } from '../v1/helpers.js';
+
+/** Long enough for an event that is coming, on a slow host. */
+const WAIT_MS = 5_000;
+const lockBody = { kind: 'agent', label: 'Events test' };
+
+/** A reader of one connection to an event stream: the next item, or null once it ended. */
+function reader(items: AsyncGenerator<StreamItem>, stop: AbortController) {
+  return {
+    async next(): Promise<StreamItem | null> {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('no event came')), WAIT_MS);
+      });
+      try {
+        const read = await Promise.race([items.next(), late]);
+        return read.done ? null : read.value;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    /** Items until one of `kind` (included). */
+    async until(kind: string): Promise<StreamItem[]> {
+      const seen: StreamItem[] = [];
+      for (;;) {
+        const item = await this.next();
+        if (!item) throw new Error(`the stream ended before ${kind}`);
+        seen.push(item);
+        if (item.kind === kind) return seen;
+      }
+    },
+    close: () => stop.abort(),
+  };
+}
+
+function v1Events(url: string, token: string, query: { lastEventId?: string; project?: string } = {}) {
+  const stop = new AbortController();
+  const client = createClient({ baseUrl: url, token });
+  return reader(client.v1.events({ ...query, signal: stop.signal }), stop);
+}
+
+describeStores('event streams', (t) => {
+  let s: TestServer;
+  let other: SecondProcess;
+  let otherStore: Store;
+  let bob: { token: string };
+  beforeAll(async () => {
+    s = await startTestServer({ rateLimitPerMinute: 1_000_000 }, { store: t.store, clock: t.clock });
+    bob = await s.addAccount('bob-events@example.org', 'Bob');
+    otherStore = await openStore(t.options); // a connection of its own, as another process has
+    other = await startProcess(otherStore, t.clock);
+  });
+  afterAll(async () => {
+    await other?.close();
+    await otherStore?.close();
+    await s?.close();
+  });
+
+  it('sends a project’s events in order: lock, draft, save, release', async () => {
+    const { id, pageIds } = await createProject(s, s.token);
+    const index = pageIds['index.html']!;
+    const ada = caller(s, s.token, 'agent-1');
+    const view = v1Events(s.url, s.token, { project: id });
+    // The stream is open once its headers came: the first read starts it.
+    const first = view.next();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await ada('PUT', `/projects/${id}/lock`, { json: lockBody })).status).toBe(200);
+    const draft = await ada<DraftBody>('GET', `/pages/${index}/draft`);
+    const op = await ada('POST', `/pages/${index}/operations`, {
+      json: {
+        draft_token: draft.body.draft_token,
+        operation: { kind: 'insert', parent: '#list', html: '<li id="two">Two</li>' },
+      },
+    });
+    expect(op.status).toBe(200);
+    const saved = await ada('PUT', `/pages/${index}/operations`, {
+      json: { draft_token: (op.body as { draft_token: string }).draft_token, commit_id: randomUUID() },
+    });
+    expect(saved.status).toBe(200);
+    expect((await ada('DELETE', `/projects/${id}/lock`)).status).toBe(204);
+    const items = [(await first)!, ...(await view.until('lock.released'))];
+    expect(items.map((item) => item.kind)).toEqual([
+      'lock.taken',
+      'draft.changed',
+      'draft.changed',
+      'project.saved',
+      'lock.released',
+    ]);
+    const ids = items.map((item) => Number((item as { id: string }).id));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(items[0]).toMatchObject({ data: { project_id: id, lock: { kind: 'agent' } } });
+    expect(items[1]).toMatchObject({ data: { page_id: index, action: 'opened' } });
+    expect(items[2]).toMatchObject({ data: { page_id: index, action: 'operation' } });
+    expect(items[3]).toMatchObject({ data: { project_id: id, kind: 'save', page_id: index } });
+    view.close();
+  });
+
+  it('resumes after a dropped connection from Last-Event-ID, with what came meanwhile', async () => {
+    const { id } = await createProject(s, s.token);
+    const ada = caller(s, s.token, 'agent-2');
+    const view = v1Events(s.url, s.token, { project: id });
+    const first = view.next();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await ada('PUT', `/projects/${id}/lock`, { json: lockBody });
+    const taken = (await first) as { id: string; kind: string };
+    expect(taken.kind).toBe('lock.taken');
+    view.close(); // dropped
+    await ada('DELETE', `/projects/${id}/lock`);
+    await ada('PUT', `/projects/${id}/lock`, { json: lockBody });
+    const resumed = v1Events(s.url, s.token, { project: id, lastEventId: taken.id });
+    expect((await resumed.next())?.kind).toBe('lock.released');
+    expect((await resumed.next())?.kind).toBe('lock.taken');
+    resumed.close();
+  });
+
+  it('says resync when the events after Last-Event-ID are no longer kept', async () => {
+    const { id } = await createProject(s, s.token);
+    const ada = caller(s, s.token, 'agent-3');
+    const stored = async (least: number) => {
+      for (let tries = 0; (await t.store.events.bounds()).newest < least; tries++) {
+        if (tries > 100) throw new Error('the events were not stored');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return t.store.events.bounds();
+    };
+    for (let i = 0; i < 3; i++) {
+      await ada('PUT', `/projects/${id}/lock`, { json: lockBody });
+      await ada('DELETE', `/projects/${id}/lock`);
+    }
+    const before = await stored(6);
+    await t.store.events.prune(new Date(t.clock.now().getTime() + 1)); // every event so far
+    await ada('PUT', `/projects/${id}/lock`, { json: lockBody });
+    const { oldest } = await stored(before.newest + 1);
+    const again = v1Events(s.url, s.token, { lastEventId: String(oldest - 2) });
+    expect(await again.next()).toEqual({ kind: 'resync', oldest_id: String(oldest) });
+    expect(await again.next()).toMatchObject({ id: String(oldest), kind: 'lock.taken' });
+    again.close();
+  });
+
+  it('never sends an event of a project the caller cannot open, until it is a member', async () => {
+    const { id } = await createProject(s, s.token);
+    const ada = caller(s, s.token, 'agent-4');
+    const bobs = v1Events(s.url, bob.token);
+    const first = bobs.next();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await ada('PUT', `/projects/${id}/lock`, { json: lockBody }); // not Bob's business
+    await ada('DELETE', `/projects/${id}/lock`);
+    const put = await ada('PUT', `/projects/${id}/members`, {
+      json: { email: 'bob-events@example.org', role: 'viewer' },
+    });
+    expect(put.status).toBe(200);
+    await ada('PUT', `/projects/${id}/lock`, { json: lockBody });
+    expect(await first).toMatchObject({ kind: 'project.members_changed', data: { project_id: id } });
+    expect(await bobs.next()).toMatchObject({ kind: 'lock.taken', data: { project_id: id } });
+    bobs.close();
+    // Nor in a replay: Bob's resumption from the start shows only what he could open.
+    const replay = v1Events(s.url, bob.token, { lastEventId: '0' });
+    const all: StreamItem[] = [];
+    for (let item = await replay.next(); item; item = await replay.next().catch(() => null)) {
+      all.push(item);
+      if (item.kind === 'lock.taken' && 'data' in item && item.data.project_id === id) break;
+    }
+    for (const item of all) {
+      if (item.kind !== 'resync') expect(item.data).toMatchObject({ project_id: id });
+    }
+    replay.close();
+  });
+
+  it('sends events another process stored', async () => {
+    const { id } = await createProject(s, s.token);
+    const onOther = caller({ ...s, url: other.url }, s.token, 'agent-5');
+    const view = v1Events(s.url, s.token, { project: id });
+    const first = view.next();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await onOther('PUT', `/projects/${id}/lock`, { json: lockBody })).status).toBe(200);
+    expect(await first).toMatchObject({ kind: 'lock.taken', data: { project_id: id } });
+    view.close();
+  });
+
+  it('sends an account’s asset events on /api/v2/events, and nobody else’s', async () => {
+    const stop = new AbortController();
+    const client = createClient({ baseUrl: s.url, token: s.token });
+    const mine = reader(client.v2.events({ signal: stop.signal }), stop);
+    const bobStop = new AbortController();
+    const bobs = reader(
+      createClient({ baseUrl: s.url, token: bob.token }).v2.events({ signal: bobStop.signal }),
+      bobStop,
+    );
+    const first = mine.next();
+    const bobFirst = bobs.next().catch(() => null);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const created = await client.v2.createAsset({
+      request_key: randomUUID(),
+      kind: 'data',
+      title: 'Palette',
+      files: [{ path: 'palette.json', json: { colors: [{ name: 'Ink', value: '#112233' }] }, schema: 'svc://schemas/palette/1' }],
+    });
+    expect(await first).toMatchObject({
+      kind: 'asset.revised',
+      data: { asset_id: created.asset.id, revision: 1 },
+    });
+    expect(await bobFirst).toBeNull();
+    mine.close();
+    bobs.close();
+  });
+});

@@ -1,0 +1,121 @@
+import { sql } from 'kysely';
+import type { Selectable } from 'kysely';
+import type { RepoScope } from '../scope.js';
+import { isoTime } from '../time.js';
+import type { EventsTable } from './tables.js';
+import { enqueueDeliveries } from './webhooks-repository.js';
+
+/** The PostgreSQL channel that tells other processes an event was stored (payload: its number). */
+export const EVENTS_CHANNEL = 'galley_events';
+
+/**
+ * Any fixed number: the advisory lock PostgreSQL writers of events take in turn, so numbers are
+ * committed in the order they were given and a reader that saw N never later finds one below N.
+ */
+const EVENTS_LOCK = 7_402_317;
+
+export interface NewEvent {
+  kind: string;
+  projectId: string | null;
+  accountNumber: number | null;
+  /** Who may see it when its project cannot say (see EventsTable.audience). */
+  audience?: number[] | null;
+  data: Record<string, unknown>;
+}
+
+export interface EventRecord extends NewEvent {
+  seq: number;
+  at: string;
+}
+
+function toEvent(row: Selectable<EventsTable>): EventRecord {
+  return {
+    seq: row.seq,
+    kind: row.kind,
+    projectId: row.project_id,
+    accountNumber: row.account_number,
+    audience: row.audience === null ? null : (JSON.parse(row.audience) as number[]),
+    at: row.at,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+  };
+}
+
+/** What happened to projects and assets, numbered in commit order, kept for a bounded time. */
+export class EventsRepository {
+  readonly #scope: RepoScope;
+
+  constructor(scope: RepoScope) {
+    this.#scope = scope;
+  }
+
+  /**
+   * Stores the event and a delivery for every webhook that asked for it, in one transaction; on
+   * PostgreSQL, other processes are told (NOTIFY, sent at commit).
+   */
+  append(event: NewEvent): Promise<EventRecord> {
+    return this.#scope.transaction(async (tx) => {
+      const postgres = tx.kind === 'postgres';
+      if (postgres) await sql`select pg_advisory_xact_lock(${EVENTS_LOCK})`.execute(tx.db);
+      const at = isoTime(tx.clock.now());
+      const row = await tx.db
+        .insertInto('events')
+        .values({
+          kind: event.kind,
+          project_id: event.projectId,
+          account_number: event.accountNumber,
+          audience: event.audience ? JSON.stringify(event.audience) : null,
+          at,
+          data: JSON.stringify(event.data),
+        })
+        .returning('seq')
+        .executeTakeFirstOrThrow();
+      const stored: EventRecord = { ...event, seq: Number(row.seq), at };
+      await enqueueDeliveries(tx, stored);
+      if (postgres) {
+        await sql`select pg_notify(${EVENTS_CHANNEL}, ${String(stored.seq)})`.execute(tx.db);
+      }
+      return stored;
+    });
+  }
+
+  /** Events numbered above `seq`, oldest first, at most `limit`. */
+  async after(seq: number, limit: number): Promise<EventRecord[]> {
+    const rows = await this.#scope.db
+      .selectFrom('events')
+      .selectAll()
+      .where('seq', '>', seq)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+    return rows.map(toEvent);
+  }
+
+  async find(seq: number): Promise<EventRecord | null> {
+    const row = await this.#scope.db
+      .selectFrom('events')
+      .selectAll()
+      .where('seq', '=', seq)
+      .executeTakeFirst();
+    return row ? toEvent(row) : null;
+  }
+
+  /** The oldest and newest numbers kept; zeros when there is none. */
+  async bounds(): Promise<{ oldest: number; newest: number }> {
+    const row = await this.#scope.db
+      .selectFrom('events')
+      .select((eb) => [eb.fn.min('seq').as('oldest'), eb.fn.max('seq').as('newest')])
+      .executeTakeFirst();
+    return { oldest: Number(row?.oldest ?? 0), newest: Number(row?.newest ?? 0) };
+  }
+
+  /** Forgets events stored before `before`, with their deliveries; answers how many went. */
+  async prune(before: Date): Promise<number> {
+    const cutoff = isoTime(before);
+    return this.#scope.transaction(async (tx) => {
+      const oldest = tx.db.selectFrom('events').select('seq').where('at', '<', cutoff);
+      await tx.db.deleteFrom('webhook_deliveries').where('event_seq', 'in', oldest).execute();
+      const gone = await tx.db.deleteFrom('events').where('at', '<', cutoff).executeTakeFirst();
+      return Number(gone.numDeletedRows);
+    });
+  }
+}

@@ -1,0 +1,18 @@
+// The events domain as the Store exposes it: `store.events`, `store.webhooks`.
+import type { RepoScope } from '../scope.js';
+import { EventsRepository } from './events-repository.js';
+import { WebhooksRepository } from './webhooks-repository.js';
+
+export function eventRepositories(scope: RepoScope) {
+  return { events: new EventsRepository(scope), webhooks: new WebhooksRepository(scope) };
+}
+
+export { EVENTS_CHANNEL } from './events-repository.js';
+export type { NewEvent, EventRecord } from './events-repository.js';
+export type {
+  WebhookRecord,
+  DeliveryRecord,
+  DeliveryStatus,
+  AttemptOutcome,
+} from './webhooks-repository.js';
+export { listenForEvents } from './listen.js';

@@ -1,0 +1,230 @@
+import { newId } from '../ids.js';
+import type { RepoScope } from '../scope.js';
+import { isoTime } from '../time.js';
+import type { EventRecord } from './events-repository.js';
+import type { WebhookDeliveriesTable, WebhooksTable } from './tables.js';
+
+export interface WebhookRecord {
+  id: string;
+  accountNumber: number;
+  /** The project whose events are sent; null: the account's assets. */
+  projectId: string | null;
+  url: string;
+  /** The signing secret's base64 bytes. */
+  secret: string;
+  kinds: string[];
+  createdAt: string;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface DeliveryRecord {
+  id: string;
+  webhookId: string;
+  eventSeq: number;
+  status: DeliveryStatus;
+  attempts: number;
+  createdAt: string;
+  nextAttemptAt: string;
+  lastAttemptAt: string | null;
+  lastStatus: number | null;
+  lastResponse: string | null;
+}
+
+/** The outcome of one try, as the delivering process records it. */
+export interface AttemptOutcome {
+  status: DeliveryStatus;
+  /** When to try again (pending only). */
+  nextAttemptAt: Date;
+  lastStatus: number | null;
+  lastResponse: string | null;
+}
+
+function toWebhook(row: WebhooksTable): WebhookRecord {
+  return {
+    id: row.id,
+    accountNumber: row.account_number,
+    projectId: row.project_id,
+    url: row.url,
+    secret: row.secret,
+    kinds: JSON.parse(row.kinds) as string[],
+    createdAt: row.created_at,
+  };
+}
+
+function toDelivery(row: WebhookDeliveriesTable): DeliveryRecord {
+  return {
+    id: row.id,
+    webhookId: row.webhook_id,
+    eventSeq: Number(row.event_seq),
+    status: row.status as DeliveryStatus,
+    attempts: row.attempts,
+    createdAt: row.created_at,
+    nextAttemptAt: row.next_attempt_at,
+    lastAttemptAt: row.last_attempt_at,
+    lastStatus: row.last_status,
+    lastResponse: row.last_response,
+  };
+}
+
+/** A delivery for every webhook that asked for `event` (within the event's own transaction). */
+export async function enqueueDeliveries(tx: RepoScope, event: EventRecord): Promise<void> {
+  let hooks = tx.db.selectFrom('webhooks').select(['id', 'kinds']);
+  hooks =
+    event.projectId !== null
+      ? hooks.where('project_id', '=', event.projectId)
+      : hooks.where('project_id', 'is', null).where('account_number', '=', event.accountNumber);
+  const wanted = (await hooks.execute()).filter((hook) =>
+    (JSON.parse(hook.kinds) as string[]).includes(event.kind),
+  );
+  if (wanted.length === 0) return;
+  const at = event.at;
+  await tx.db
+    .insertInto('webhook_deliveries')
+    .values(
+      wanted.map((hook) => ({
+        id: newId('dlv'),
+        webhook_id: hook.id,
+        event_seq: event.seq,
+        status: 'pending',
+        attempts: 0,
+        created_at: at,
+        next_attempt_at: at,
+      })),
+    )
+    .execute();
+}
+
+/** Webhooks (a URL that receives chosen events) and their deliveries, with every try's answer. */
+export class WebhooksRepository {
+  readonly #scope: RepoScope;
+
+  constructor(scope: RepoScope) {
+    this.#scope = scope;
+  }
+
+  async create(input: Omit<WebhookRecord, 'id' | 'createdAt'>): Promise<WebhookRecord> {
+    const row: WebhooksTable = {
+      id: newId('whk'),
+      account_number: input.accountNumber,
+      project_id: input.projectId,
+      url: input.url,
+      secret: input.secret,
+      kinds: JSON.stringify(input.kinds),
+      created_at: isoTime(this.#scope.clock.now()),
+    };
+    await this.#scope.db.insertInto('webhooks').values(row).execute();
+    return toWebhook(row);
+  }
+
+  /** A project's webhooks, or (projectId null) the account's asset webhooks; oldest first. */
+  async list(where: { projectId: string } | { accountNumber: number }): Promise<WebhookRecord[]> {
+    let query = this.#scope.db.selectFrom('webhooks').selectAll().orderBy('created_at');
+    query =
+      'projectId' in where
+        ? query.where('project_id', '=', where.projectId)
+        : query.where('project_id', 'is', null).where('account_number', '=', where.accountNumber);
+    return (await query.execute()).map(toWebhook);
+  }
+
+  async find(id: string): Promise<WebhookRecord | null> {
+    const row = await this.#scope.db
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? toWebhook(row) : null;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const gone = await this.#scope.db.deleteFrom('webhooks').where('id', '=', id).executeTakeFirst();
+    return Number(gone.numDeletedRows) > 0;
+  }
+
+  /** The webhook's deliveries, newest first. */
+  async deliveries(webhookId: string, limit: number): Promise<DeliveryRecord[]> {
+    const rows = await this.#scope.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('webhook_id', '=', webhookId)
+      .orderBy('created_at', 'desc')
+      .orderBy('event_seq', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map(toDelivery);
+  }
+
+  async delivery(id: string): Promise<DeliveryRecord | null> {
+    const row = await this.#scope.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? toDelivery(row) : null;
+  }
+
+  /** A new delivery of the same event to the same webhook, due now. */
+  async replay(delivery: DeliveryRecord): Promise<DeliveryRecord> {
+    const now = isoTime(this.#scope.clock.now());
+    const row: WebhookDeliveriesTable = {
+      id: newId('dlv'),
+      webhook_id: delivery.webhookId,
+      event_seq: delivery.eventSeq,
+      status: 'pending',
+      attempts: 0,
+      created_at: now,
+      next_attempt_at: now,
+      claimed_until: null,
+      last_attempt_at: null,
+      last_status: null,
+      last_response: null,
+    };
+    await this.#scope.db.insertInto('webhook_deliveries').values(row).execute();
+    return toDelivery(row);
+  }
+
+  /**
+   * Takes up to `limit` due deliveries for this process until `holdUntil`: another process takes
+   * a row only once its hold has passed (a process that died mid-try), so each try runs once.
+   */
+  claimDue(limit: number, holdUntil: Date): Promise<DeliveryRecord[]> {
+    return this.#scope.transaction(async (tx) => {
+      const now = isoTime(tx.clock.now());
+      let due = tx.db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', now)
+        .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+        .orderBy('next_attempt_at')
+        .limit(limit);
+      if (tx.kind === 'postgres') due = due.forUpdate().skipLocked();
+      const ids = (await due.execute()).map((row) => row.id);
+      if (ids.length === 0) return [];
+      const rows = await tx.db
+        .updateTable('webhook_deliveries')
+        .set({ claimed_until: isoTime(holdUntil) })
+        .where('id', 'in', ids)
+        .returningAll()
+        .execute();
+      return rows.map(toDelivery);
+    });
+  }
+
+  /** Records a try's outcome and lets the delivery go. */
+  async recordAttempt(id: string, outcome: AttemptOutcome): Promise<void> {
+    await this.#scope.db
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({
+        status: outcome.status,
+        attempts: eb('attempts', '+', 1),
+        next_attempt_at: isoTime(outcome.nextAttemptAt),
+        claimed_until: null,
+        last_attempt_at: isoTime(this.#scope.clock.now()),
+        last_status: outcome.lastStatus,
+        last_response: outcome.lastResponse,
+      }))
+      .where('id', '=', id)
+      .execute();
+  }
+}
