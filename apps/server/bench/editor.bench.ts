@@ -39,6 +39,8 @@ const EMPTY_FRAMES = 40;
 /** The whole run stops (and fails) after this, whatever it is waiting for. */
 const DEADLINE_MS = 6 * 60_000;
 const VIEWPORT = { width: 1440, height: 900 };
+/** A folder to write Chromium CPU profiles of each phase to (for finding where the time goes). */
+const PROFILE_DIR = process.env.GALLEY_BENCH_PROFILE;
 
 const started = performance.now();
 /** Progress on the console, with the time since the start. */
@@ -604,6 +606,23 @@ function notMeasured(reason: string): Row[] {
   ];
 }
 
+/** Runs a phase under Chromium's CPU profiler when GALLEY_BENCH_PROFILE names a folder. */
+async function profiled<T>(page: Page, name: string, phase: () => Promise<T>): Promise<T> {
+  if (!PROFILE_DIR) return phase();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  await cdp.send('Profiler.start');
+  try {
+    return await phase();
+  } finally {
+    const { profile } = await cdp.send('Profiler.stop');
+    mkdirSync(PROFILE_DIR, { recursive: true });
+    writeFileSync(join(PROFILE_DIR, `${name}.cpuprofile`), JSON.stringify(profile));
+    await cdp.detach();
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 
 async function measure(browser: Browser, target: Target): Promise<{ rows: Row[]; notes: string }> {
@@ -627,16 +646,18 @@ async function measure(browser: Browser, target: Target): Promise<{ rows: Row[];
 
   const smallEditor = await openEditor(page, target.url, project, 'index.html');
   lap(`editing index.html: ${smallEditor.elements} elements in the preview`);
-  const smallClicks = await clickRun(page, await clickTargets(page, CLICKS + WARM_CLICKS));
+  const smallTargets = await clickTargets(page, CLICKS + WARM_CLICKS);
+  const smallClicks = await profiled(page, 'clicks-small', () => clickRun(page, smallTargets));
   lap('clicks done');
-  const keys = await keyRun(page);
+  const keys = await profiled(page, 'keys-small', () => keyRun(page));
   lap('keys done');
   const empty: { next: number; double: number }[] = [];
   for (let i = 0; i < EMPTY_FRAMES; i++) empty.push(await probe(page, 'emptyFrame()'));
 
   const largeEditor = await openEditor(page, target.url, project, 'archive.html');
   lap(`editing archive.html: ${largeEditor.elements} elements in the preview`);
-  const largeClicks = await clickRun(page, await clickTargets(page, CLICKS + WARM_CLICKS));
+  const largeTargets = await clickTargets(page, CLICKS + WARM_CLICKS);
+  const largeClicks = await profiled(page, 'clicks-large', () => clickRun(page, largeTargets));
   lap('clicks done');
   await context.close();
   if (problems.length) throw new Error(`the screen reported errors: ${problems.join('; ')}`);

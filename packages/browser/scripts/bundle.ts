@@ -54,7 +54,8 @@ const englishOnlyZod: Plugin = {
   },
 };
 
-const common: BuildOptions = {
+/** What every bundle of this package is built with (tests build parts of the screen with it). */
+export const common: BuildOptions = {
   bundle: true,
   platform: 'browser',
   target: ['es2022'],

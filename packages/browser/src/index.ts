@@ -10,14 +10,17 @@ export {
   blocksSave,
   folderWithPage,
   PREVIEW_ATTRIBUTE,
+  PREVIEW_SLOT_ATTRIBUTE,
   findMedium,
 } from '@galley/core';
 export type {
   CheckReport,
   DraftError,
+  ElementChanges,
   ElementHandle,
   ElementView,
   Folder,
+  MarkedContent,
   MarkedHtml,
   Operation,
   OperationKind,

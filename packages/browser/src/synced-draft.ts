@@ -26,7 +26,7 @@ export interface DraftEndpoints {
   openDraft(pageId: string): Promise<DraftAnswer>;
   applyOperation(
     pageId: string,
-    body: { draft_token: string; operation: Operation; outline?: boolean },
+    body: { draft_token: string; operation: Operation },
   ): Promise<OperationAnswer>;
   undoDraft(pageId: string): Promise<OperationAnswer>;
   redoDraft(pageId: string): Promise<OperationAnswer>;
@@ -34,12 +34,12 @@ export interface DraftEndpoints {
 }
 
 /**
- * A page's draft kept in step on both sides: each operation runs on the local engine first (a
- * refusal costs no request), then on the server; undo and redo run on the server, then locally.
- * The server's answer is compared with the local one (result nodes and ids, and the outline of
- * operations); any difference, a refused request or a draft with history from before this page
- * opened it makes the local copy reload the server's draft, so the local checks before saving
- * always judge the very HTML the server will save.
+ * A page's draft kept in step on both sides: each operation, undo and redo runs on the local
+ * engine first (a refusal costs no request, and a screen shows the result at once), then on the
+ * server. The server's answer is compared with the local one (result nodes and ids); any
+ * difference, a failed request or a draft with history from before this page opened it makes the
+ * local copy reload the server's draft, so the local checks before saving always judge the very
+ * HTML the server will save.
  */
 export class SyncedDraft {
   private token: string;
@@ -99,13 +99,22 @@ export class SyncedDraft {
     return this.local.elements;
   }
 
-  async apply(operation: Operation): Promise<Outcome<OperationResult>> {
+  /**
+   * Applies an operation here, then on the server. `shown` hears of the local result at once (a
+   * screen shows it without waiting for the server); should the server's answer differ, or the
+   * request fail, the draft reloads the server's, and the caller's outcome says so.
+   */
+  async apply(
+    operation: Operation,
+    shown?: (result: OperationResult) => void,
+  ): Promise<Outcome<OperationResult>> {
     const ready = await this.ensureFresh();
     if (!ready.ok) return ready;
     const local = this.local.apply(operation);
     if (!local.ok) return fail({ kind: 'refused', errors: local.errors });
+    shown?.(local.result);
     const sent = await attempt(() =>
-      this.api.applyOperation(this.page.id, { draft_token: this.token, operation, outline: true }),
+      this.api.applyOperation(this.page.id, { draft_token: this.token, operation }),
     );
     if (!sent.ok) {
       await this.reload();
@@ -113,19 +122,16 @@ export class SyncedDraft {
     }
     const answer = sent.value;
     this.take(answer);
-    const agrees =
-      sameResult(local.result, answer.result) &&
-      (answer.outline === undefined || sameOutline(answer.outline, this.local.outline()));
-    if (!agrees) await this.reload();
+    if (!sameResult(local.result, answer.result)) await this.reload();
     return succeed(answer.result);
   }
 
-  undo(): Promise<Outcome<OperationResult>> {
-    return this.step('undo');
+  undo(shown?: (result: OperationResult) => void): Promise<Outcome<OperationResult>> {
+    return this.step('undo', shown);
   }
 
-  redo(): Promise<Outcome<OperationResult>> {
-    return this.step('redo');
+  redo(shown?: (result: OperationResult) => void): Promise<Outcome<OperationResult>> {
+    return this.step('redo', shown);
   }
 
   /** The checks the server runs at save, on this draft's HTML in the given saved folder. */
@@ -186,18 +192,29 @@ export class SyncedDraft {
     return this.stale ? this.reload() : succeed(undefined);
   }
 
-  /** Undo or redo on the server, then the same locally when the local stack has that change. */
-  private async step(direction: 'undo' | 'redo'): Promise<Outcome<OperationResult>> {
+  /**
+   * Undo or redo: here first when the local history has that change (`shown` hears of it at
+   * once), then on the server; a local history without it (a draft with changes from before this
+   * page opened it) or a different answer reloads the server's draft.
+   */
+  private async step(
+    direction: 'undo' | 'redo',
+    shown?: (result: OperationResult) => void,
+  ): Promise<Outcome<OperationResult>> {
     const ready = await this.ensureFresh();
     if (!ready.ok) return ready;
+    const able = direction === 'undo' ? this.local.canUndo : this.local.canRedo;
+    const local = able ? (direction === 'undo' ? this.local.undo() : this.local.redo()) : null;
+    if (local?.ok) shown?.(local.result);
     const sent = await attempt(() =>
       direction === 'undo' ? this.api.undoDraft(this.page.id) : this.api.redoDraft(this.page.id),
     );
-    if (!sent.ok) return sent;
+    if (!sent.ok) {
+      if (local) await this.reload();
+      return sent;
+    }
     const answer = sent.value;
     this.take(answer);
-    const able = direction === 'undo' ? this.local.canUndo : this.local.canRedo;
-    const local = able ? (direction === 'undo' ? this.local.undo() : this.local.redo()) : null;
     if (!local?.ok || !sameResult(local.result, answer.result)) await this.reload();
     return succeed(answer.result);
   }
@@ -210,22 +227,6 @@ export class SyncedDraft {
 
 function sameResult(a: OperationResult, b: OperationResult): boolean {
   return sameList(a.nodes, b.nodes) && sameList(a.ids, b.ids);
-}
-
-function sameOutline(server: Outline, local: Outline): boolean {
-  return (
-    server.length === local.length &&
-    server.every((entry, i) => {
-      const mine = local[i]!;
-      return (
-        entry.node === mine.node &&
-        entry.tag === mine.tag &&
-        entry.id === mine.id &&
-        entry.text === mine.text &&
-        sameList(entry.classes, mine.classes)
-      );
-    })
-  );
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

@@ -1,4 +1,4 @@
-import type { Element } from 'domhandler';
+import type { ChildNode, Element } from 'domhandler';
 import { forEachElement, isElement, isInside } from './dom.js';
 import { contentModel, serializeHtml } from './html.js';
 import type { IndexedPage } from './page.js';
@@ -24,6 +24,33 @@ export interface MarkedHtml {
   readonly html: string;
   /** The element each number stands for in this version (index 0 is <body>). */
   readonly elements: readonly ElementHandle[];
+  /** The number of each element's parent (index 0, <body>, has -1). */
+  readonly parents: readonly number[];
+}
+
+/** The attribute a redrawn part marks an element already shown with (see `markedContent`). */
+export const PREVIEW_SLOT_ATTRIBUTE = 'data-galley-slot';
+
+/** What changed since a view's mark: elements whose children changed, and where numbers moved. */
+export interface ElementChanges {
+  /** Elements whose children changed (some may be out of the page by now). */
+  readonly parents: readonly ElementHandle[];
+  /** Elements numbered below this kept their numbers (Infinity: none came or went). */
+  readonly from: number;
+}
+
+/** One element's content marked for a preview that already shows some of its children. */
+export interface MarkedContent {
+  /**
+   * The content's HTML: each child already shown stands as an empty
+   * `<template data-galley-slot="k">` (k: its index in `slots`), every other element is marked by
+   * its number as in `marked`.
+   */
+  readonly html: string;
+  /** The children the preview already shows, in their order in the content. */
+  readonly slots: readonly ElementHandle[];
+  /** The marked elements: number → handle (the numbers they carry in `html`). */
+  readonly marked: ReadonlyMap<number, ElementHandle>;
 }
 
 /** Reads and serializes single elements of a page, for a screen that shows and edits it. */
@@ -61,6 +88,11 @@ export class ElementView {
     for (let node = elementOf(handle).next; node; node = node.next)
       if (isElement(node)) return handleOf(node);
     return null;
+  }
+
+  /** Its child elements, in their order. */
+  childrenOf(handle: ElementHandle): ElementHandle[] {
+    return elementOf(handle).children.filter(isElement).map(handleOf);
   }
 
   /** Whether elements may be inserted into it (not a void element, nor raw text like <script>). */
@@ -107,6 +139,56 @@ export class ElementView {
     }
   }
 
+  /** A mark to ask `changesSince` with later. */
+  get changeMark(): number {
+    return this.page.changeMark;
+  }
+
+  /** What changed since `mark`; null when too much did to be told (then draw it all anew). */
+  changesSince(mark: number): ElementChanges | null {
+    const changes = this.page.changesSince(mark);
+    return changes && { parents: changes.parents.map(handleOf), from: changes.from };
+  }
+
+  /** Every element in number order: index 0 is <body>, index n is `@n`. */
+  inOrder(): ElementHandle[] {
+    const elements: ElementHandle[] = [handleOf(this.page.body)];
+    forEachElement(this.page.body.children, (element) => elements.push(handleOf(element)));
+    return elements;
+  }
+
+  /**
+   * The content of `parent` for a preview to draw in place of what it shows: the children it
+   * already shows (`shown`) as placeholders to put back, the others as marked HTML.
+   */
+  markedContent(parent: ElementHandle, shown: (child: ElementHandle) => boolean): MarkedContent {
+    const slots: ElementHandle[] = [];
+    const fresh: Element[] = [];
+    const parts = elementOf(parent).children.map((node: ChildNode) => {
+      if (!isElement(node)) return () => serializeHtml(node);
+      if (shown(handleOf(node))) {
+        const slot = `<template ${PREVIEW_SLOT_ATTRIBUTE}="${slots.length}"></template>`;
+        slots.push(handleOf(node));
+        return () => slot;
+      }
+      fresh.push(node);
+      return () => serializeHtml(node);
+    });
+    const marked = new Map<number, ElementHandle>();
+    const numbered: Element[] = [];
+    for (const element of fresh) {
+      let number = this.page.numberOf(element);
+      forEachElement([element], (inner) => {
+        marked.set(number++, handleOf(inner));
+        numbered.push(inner);
+      });
+    }
+    const html = withMarks(numbered, [...marked.keys()], () =>
+      parts.map((part) => part()).join(''),
+    );
+    return { html, slots, marked };
+  }
+
   /**
    * The page (`document`) or the body's content (`body`) with every element inside <body> marked
    * by its number, so that a browser that builds its own DOM from it (and may move elements, as
@@ -115,19 +197,43 @@ export class ElementView {
    */
   marked(scope: 'document' | 'body'): MarkedHtml {
     const elements: ElementHandle[] = [handleOf(this.page.body)];
-    // Attribute objects may be shared and frozen (see element.ts): each element gets a marked
-    // copy for the serialization, and its own object back after it.
-    const kept: Record<string, string>[] = [];
-    forEachElement(this.page.body.children, (element) => {
-      kept.push(element.attribs);
-      element.attribs = { ...element.attribs, [PREVIEW_ATTRIBUTE]: String(elements.length) };
-      elements.push(handleOf(element));
-    });
-    try {
-      const html = serializeHtml(scope === 'body' ? this.page.body.children : this.page.document);
-      return { html, elements };
-    } finally {
-      kept.forEach((attribs, i) => (elementOf(elements[i + 1]!).attribs = attribs));
-    }
+    const parents = [-1];
+    const walk = (nodes: readonly ChildNode[], parent: number) => {
+      for (const node of nodes) {
+        if (!isElement(node)) continue;
+        const number = elements.length;
+        elements.push(handleOf(node));
+        parents.push(parent);
+        walk(node.children, number);
+      }
+    };
+    walk(this.page.body.children, 0);
+    const inside = elements.slice(1).map(elementOf);
+    const html = withMarks(
+      inside,
+      inside.map((_, i) => i + 1),
+      () => serializeHtml(scope === 'body' ? this.page.body.children : this.page.document),
+    );
+    return { html, elements, parents };
+  }
+}
+
+/** Serializes with each element marked by its number, leaving the page as it was. */
+function withMarks(
+  elements: readonly Element[],
+  numbers: readonly number[],
+  serialize: () => string,
+) {
+  // Attribute objects may be shared and frozen (see element.ts): each element gets a marked
+  // copy for the serialization, and its own object back after it.
+  const kept = elements.map((element, i) => {
+    const attribs = element.attribs;
+    element.attribs = { ...attribs, [PREVIEW_ATTRIBUTE]: String(numbers[i]) };
+    return attribs;
+  });
+  try {
+    return serialize();
+  } finally {
+    elements.forEach((element, i) => (element.attribs = kept[i]!));
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Draft, PREVIEW_ATTRIBUTE } from '../../src/index.js';
+import { Draft, PREVIEW_ATTRIBUTE, PREVIEW_SLOT_ATTRIBUTE } from '../../src/index.js';
 import type { ElementHandle } from '../../src/index.js';
 
 function open(html: string): Draft {
@@ -94,5 +94,74 @@ describe('element neighbours', () => {
     expect(view.holdsTextOnly(list!)).toBe(false);
     draft.apply({ kind: 'remove', target: '@3' });
     expect(view.parentOf(b!)).toBeNull();
+  });
+});
+
+describe('changes told to a preview', () => {
+  const SECTIONS =
+    '<body><main><section><h2>A</h2><p>a</p></section><section><h2>B</h2><p>b</p></section></main></body>';
+
+  it('names the elements whose children changed and the first number that moved', () => {
+    const draft = open(SECTIONS);
+    const view = draft.elements;
+    const [main, first, , , second] = [1, 2, 3, 4, 5].map((n) => view.at(n)!);
+    const mark = view.changeMark;
+    expect(view.changesSince(mark)).toEqual({ parents: [], from: Infinity });
+    draft.apply({ kind: 'move', target: '@5', parent: '@1', before: '@2' });
+    expect(view.changesSince(mark)).toEqual({ parents: [main], from: 2 });
+    const moved = view.changeMark;
+    draft.apply({ kind: 'swap', target: '@3', html: 'new' }); // the first section's <h2>, now 3
+    expect(view.changesSince(moved)).toEqual({ parents: [view.at(3)], from: Infinity });
+    draft.undo();
+    draft.undo();
+    expect(view.inOrder()).toEqual([
+      view.at(0),
+      main,
+      first,
+      view.at(3),
+      view.at(4),
+      second,
+      view.at(6),
+      view.at(7),
+    ]);
+    expect(view.changesSince(view.changeMark + 1)).toBeNull();
+  });
+
+  it('tells no more than its last 256 changes: a preview further behind draws anew', () => {
+    const draft = open(SECTIONS);
+    const view = draft.elements;
+    const mark = view.changeMark;
+    for (let i = 0; i < 130; i++) {
+      draft.apply({ kind: 'insert', parent: '@1', html: '<p>x</p>' });
+      draft.undo();
+    }
+    expect(view.changesSince(mark)).toBeNull();
+    expect(view.changesSince(view.changeMark - 256)?.parents).toHaveLength(1);
+  });
+
+  it('marks the content of an element, holding the children a preview already shows as slots', () => {
+    const draft = open(SECTIONS);
+    const view = draft.elements;
+    const main = view.at(1)!;
+    draft.apply({ kind: 'insert', parent: '@1', before: '@5', html: 'text <div><b>new</b></div>' });
+    const [first, second] = view
+      .childrenOf(main)
+      .filter((_, i, all) => i === 0 || i === all.length - 1);
+    const content = view.markedContent(main, (child) => child === first || child === second);
+    expect(content.html).toBe(
+      `<template ${PREVIEW_SLOT_ATTRIBUTE}="0"></template>text <div ${PREVIEW_ATTRIBUTE}="5"><b ${PREVIEW_ATTRIBUTE}="6">new</b></div><template ${PREVIEW_SLOT_ATTRIBUTE}="1"></template>`,
+    );
+    expect(content.slots).toEqual([first, second]);
+    expect([...content.marked]).toEqual([
+      [5, view.at(5)],
+      [6, view.at(6)],
+    ]);
+    // The page itself keeps no mark.
+    expect(draft.html()).not.toContain(PREVIEW_ATTRIBUTE);
+  });
+
+  it('numbers each element’s parent in the marked page', () => {
+    const draft = open(SECTIONS);
+    expect(draft.elements.marked('body').parents).toEqual([-1, 0, 1, 2, 2, 1, 5, 5]);
   });
 });

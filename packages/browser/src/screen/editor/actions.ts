@@ -7,6 +7,9 @@ import { sayFailure } from './words.js';
 /** Where an insert goes, relative to the selection. */
 export type Placement = 'before' | 'after' | 'inside';
 
+/** Shows a result on the screen; `shows` tells whether it showed this view of the draft. */
+type Shower = ((result: OperationResult) => void) & { shows(view: ElementView): boolean };
+
 /** A reference was asked for an element that has left the page since it was chosen. */
 class Gone extends Error {}
 
@@ -51,17 +54,42 @@ export class EditorActions {
       return false;
     }
     model.busy.value = operation.kind;
-    const applied = await draft.apply(operation);
+    const show = this.shower(draft, select);
+    const applied = await draft.apply(operation, show);
     model.busy.value = null;
-    return this.settle(draft, applied, place, select);
+    return this.settle(draft, applied, place, show);
   }
 
-  /** After an answer: the selection follows, the screen shows the draft as it now is. */
+  /**
+   * Shows a result: the draft as it now is, the selection on what the result names. Called with
+   * the local result at once, and again with the server's when the draft had to reload.
+   */
+  private shower(
+    draft: SyncedDraft,
+    select?: (result: OperationResult, view: ElementView) => ElementHandle | null,
+  ): Shower {
+    let shownView: ElementView | null = null;
+    const show = (result: OperationResult) => {
+      const view = draft.elements;
+      shownView = view;
+      const first = result.nodes[0];
+      const chosen = select
+        ? select(result, view)
+        : first
+          ? (view.at(Number(first.slice(1))) ?? null)
+          : null;
+      this.model.changed();
+      if (chosen) this.model.selection.value = chosen;
+    };
+    return Object.assign(show, { shows: (view: ElementView) => view === shownView });
+  }
+
+  /** After the server's answer: shown already, unless the draft reloaded or it failed. */
   private settle(
     draft: SyncedDraft,
     outcome: Outcome<OperationResult>,
     place: Place,
-    select?: (result: OperationResult, view: ElementView) => ElementHandle | null,
+    show: Shower,
   ): boolean {
     const { model } = this;
     if (!outcome.ok) {
@@ -69,15 +97,7 @@ export class EditorActions {
       model.changed();
       return false;
     }
-    const view = draft.elements;
-    const first = outcome.value.nodes[0];
-    const chosen = select
-      ? select(outcome.value, view)
-      : first
-        ? (view.at(Number(first.slice(1))) ?? null)
-        : null;
-    model.changed();
-    if (chosen) model.selection.value = chosen;
+    if (!show.shows(draft.elements)) show(outcome.value);
     model.notice.value = null;
     this.onChange();
     return true;
@@ -231,9 +251,10 @@ export class EditorActions {
       return false;
     }
     model.busy.value = direction;
-    const moved = await (direction === 'undo' ? draft.undo() : draft.redo());
+    const show = this.shower(draft);
+    const moved = await (direction === 'undo' ? draft.undo(show) : draft.redo(show));
     model.busy.value = null;
-    const done = this.settle(draft, moved, 'toolbar');
+    const done = this.settle(draft, moved, 'toolbar', show);
     if (done) model.say(direction === 'undo' ? 'Undone.' : 'Redone.', 'ok', 'toolbar');
     return done;
   }

@@ -1,7 +1,8 @@
-import type { ElementHandle, MarkedHtml } from '@galley/core';
+import type { ElementHandle, ElementView, MarkedHtml } from '@galley/core';
 import { h } from '../dom.js';
 import { library } from '../library.js';
 import type { Placement } from './actions.js';
+import { mapShown, patchPreview } from './frame-patch.js';
 
 /** What the preview tells the editor: all of it happens in the preview, none of it navigates. */
 export interface FrameEvents {
@@ -16,9 +17,6 @@ export interface FrameEvents {
   /** An in-place edit ended: the new content (null when cancelled or unchanged). */
   edited(target: ElementHandle, html: string | null): void;
 }
-
-/** The shown document, marked: all of it for a first load, the body's content for a redraw. */
-export type Marker = (scope: 'document' | 'body') => MarkedHtml;
 
 export interface FrameSource {
   /** Where the page is posted to: the preview route at the page's own path. */
@@ -47,8 +45,10 @@ export class PreviewFrame {
   /** The version of the shown document last drawn (or waiting to be). */
   private drawn = -1;
   private loading = false;
-  private pending: { key: string; marked: Marker } | null = null;
+  private pending: { key: string; view: ElementView } | null = null;
+  /** The element each mark of the preview stands for (index n: marked n; 0 is <body>). */
   private elements: readonly ElementHandle[] = [];
+  /** The preview's element for each element of the draft it shows. */
   private byHandle = new Map<ElementHandle, HTMLElement>();
   private renewTimer: ReturnType<typeof setTimeout> | undefined;
   private drag: { target: ElementHandle; x: number; y: number; active: boolean } | null = null;
@@ -56,7 +56,15 @@ export class PreviewFrame {
   private editing: { handle: ElementHandle; element: HTMLElement; before: string } | null = null;
   private probing = false;
   /** The document last asked for, to post again when the pass must be renewed. */
-  private last: { key: string; marked: Marker } | null = null;
+  private last: { key: string; view: ElementView } | null = null;
+  /** The elements drawn, and how far in their changes: the next change is drawn in place. */
+  private drawnView: ElementView | null = null;
+  private drawnMark = 0;
+  /**
+   * Whether the preview's elements are the draft's, one for one (the browser made up, copied or
+   * moved none of them): only then can a change be drawn in place.
+   */
+  private faithful = false;
   /** The key of the last document loaded, whose scroll position a new load of it keeps. */
   private shownKey: string | null = null;
 
@@ -74,17 +82,17 @@ export class PreviewFrame {
    * Shows a document: `key` names which document it is (a draft, a saved revision): a new key
    * loads the frame anew, the same key only redraws the body.
    */
-  show(key: string, version: number, marked: Marker): void {
-    this.last = { key, marked };
+  show(key: string, version: number, view: ElementView): void {
+    this.last = { key, view };
     if (this.loading || key !== this.loadedKey) {
-      this.pending = { key, marked };
+      this.pending = { key, view };
       this.drawn = version;
       if (!this.loading) this.load();
       return;
     }
     if (version === this.drawn) return;
     this.drawn = version;
-    this.redraw(marked('body'));
+    this.redraw(view);
   }
 
   private load(): void {
@@ -92,7 +100,8 @@ export class PreviewFrame {
     if (!next) return;
     this.pending = null;
     this.loading = true;
-    const marked = next.marked('document');
+    const marked = next.view.marked('document');
+    const mark = next.view.changeMark;
     const scroll = this.scrollPosition();
     const keepScroll = next.key === this.shownKey;
     const name = `preview-${Math.random().toString(36).slice(2)}`;
@@ -119,14 +128,16 @@ export class PreviewFrame {
       this.loadedKey = next.key;
       this.shownKey = next.key;
       this.wire(doc);
-      this.map(doc, marked.elements);
+      this.map(doc, marked);
+      this.drawnView = next.view;
+      this.drawnMark = mark;
       if (keepScroll && scroll) frame.contentWindow?.scrollTo(scroll.x, scroll.y);
       this.events.moved();
       // What changed while the page loaded: the same document only needs its body drawn again.
       const waiting = this.pending;
       if (waiting?.key === this.loadedKey) {
         this.pending = null;
-        this.redraw(waiting.marked('body'));
+        this.redraw(waiting.view);
       } else if (waiting) this.load();
     });
     this.frame?.remove();
@@ -137,14 +148,14 @@ export class PreviewFrame {
     clearTimeout(this.renewTimer);
     this.renewTimer = setTimeout(() => {
       const again = this.pending ?? this.last ?? next;
-      this.reload(again.key, again.marked);
+      this.reload(again.key, again.view);
     }, RENEW_AFTER_MS);
   }
 
   /** Posts the document again (a fresh pass comes with the answer), keeping the scroll. */
-  private reload(key: string, marked: Marker): void {
+  private reload(key: string, view: ElementView): void {
     this.loadedKey = null;
-    this.show(key, this.drawn, marked);
+    this.show(key, this.drawn, view);
   }
 
   private scrollPosition(): { x: number; y: number } | null {
@@ -152,39 +163,44 @@ export class PreviewFrame {
     return win ? { x: win.scrollX, y: win.scrollY } : null;
   }
 
-  private redraw(marked: MarkedHtml): void {
+  /**
+   * Draws the document's changes since it was last drawn: in place when the preview holds the
+   * draft's elements one for one, else the body's content anew. Neither reads a layout, so the
+   * browser keeps the scroll position (the old content is never laid out without the new).
+   */
+  private redraw(view: ElementView): void {
     const doc = this.document;
     if (!doc?.body) return;
-    const scroll = this.scrollPosition();
     this.stopEditing(false);
-    doc.body.innerHTML = marked.html;
-    this.map(doc, marked.elements);
-    if (scroll) this.frame?.contentWindow?.scrollTo(scroll.x, scroll.y);
+    const changes =
+      this.faithful && view === this.drawnView ? view.changesSince(this.drawnMark) : null;
+    const patched =
+      changes &&
+      patchPreview(doc, { elements: this.elements, byHandle: this.byHandle }, view, changes);
+    if (patched) this.elements = patched;
+    else {
+      const marked = view.marked('body');
+      doc.body.innerHTML = marked.html;
+      this.map(doc, marked);
+    }
+    this.drawnView = view;
+    this.drawnMark = view.changeMark;
     this.events.moved();
     // And again on the next frame, once the preview has laid out its new content.
     requestAnimationFrame(() => this.events.moved());
   }
 
-  private map(doc: Document, elements: readonly ElementHandle[]): void {
-    this.elements = elements;
-    this.byHandle = new Map();
-    for (const element of doc.querySelectorAll<HTMLElement>(`[${marker()}]`)) {
-      const handle = elements[Number(element.getAttribute(marker()))];
-      if (handle && !this.byHandle.has(handle)) this.byHandle.set(handle, element);
-    }
-    const body = elements[0];
-    if (body && doc.body) this.byHandle.set(body, doc.body);
-    // The page's own links and controls would put every one of them in the editor's Tab order:
-    // the preview is one stop, and the outline is the way through the page by keyboard.
-    for (const control of doc.querySelectorAll<HTMLElement>(
-      'a[href], area[href], button, input, select, textarea, summary, [tabindex], [contenteditable]',
-    ))
-      control.tabIndex = -1;
+  private map(doc: Document, marked: MarkedHtml): void {
+    const shown = mapShown(doc, marked);
+    this.elements = shown.elements;
+    this.byHandle = shown.byHandle;
+    this.faithful = shown.faithful;
   }
 
   /** The frame's element that shows this element of the draft. */
   elementOf(handle: ElementHandle): HTMLElement | undefined {
-    return this.byHandle.get(handle);
+    const element = this.byHandle.get(handle);
+    return element?.isConnected ? element : undefined;
   }
 
   /** The draft element a node of the frame belongs to: its nearest marked ancestor. */
@@ -261,7 +277,7 @@ export class PreviewFrame {
     try {
       const answer = await fetch(this.source.passProbe, { credentials: 'same-origin' });
       const last = this.last;
-      if (answer.status === 404 && last && !this.loading) this.reload(last.key, last.marked);
+      if (answer.status === 404 && last && !this.loading) this.reload(last.key, last.view);
     } catch {
       // Offline: nothing to renew now.
     } finally {

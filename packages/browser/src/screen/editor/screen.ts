@@ -78,7 +78,7 @@ export class EditorScreen {
     if (!shown || !this.frame) return;
     // A saved revision may have another head (its own style sheets): it loads as a document.
     const key = viewing ? `revision ${viewing.revision}` : 'page';
-    this.frame.show(key, shown.version ?? 0, (scope) => shown.elements.marked(scope));
+    this.frame.show(key, shown.version ?? 0, shown.elements);
   }
 
   /** Edits the element's text in the preview (double-click, or Enter on the selection). */
