@@ -13,6 +13,8 @@ import { errorHandler, notFound } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
 import { createLogger, requestLogger } from './http/logging.js';
 import { rateLimiter } from './http/rate-limit.js';
+import { ServiceMetrics } from './metrics/metrics.js';
+import { metricsRoute, noteMount, requestMetrics } from './metrics/route.js';
 import { ApiRouter } from './openapi/api-router.js';
 import { ApiRegistry } from './openapi/registry.js';
 import { schemaRoute } from './openapi/schema-route.js';
@@ -44,6 +46,8 @@ export interface GalleyApp {
 export function createApp(options: AppOptions): GalleyApp {
   const { store, clock, config } = options;
   const logger = options.logger ?? createLogger(config.logLevel);
+  const metrics = new ServiceMetrics();
+  metrics.database(store);
   const closeHooks: Array<() => void | Promise<void>> = [];
   const stopHooks: Array<() => void | Promise<void>> = [];
   const events = new EventHub({
@@ -57,6 +61,7 @@ export function createApp(options: AppOptions): GalleyApp {
     clock,
     config,
     logger,
+    metrics,
     events,
     onClose: (fn) => void closeHooks.push(fn),
     onStop: (fn) => void stopHooks.push(fn),
@@ -80,19 +85,21 @@ export function createApp(options: AppOptions): GalleyApp {
   // Paths are case-sensitive (RFC 3986): `/API/v1` is not the API, and gets none of its headers.
   app.set('case sensitive routing', true);
   app.use(requestLogger(logger));
+  app.use(requestMetrics(metrics));
   app.use(answerHeaders({ https: config.baseUrl.startsWith('https:') }));
   app.use(refuseBadRequestHead);
 
   healthRoutes(app, store);
   app.use(authenticate(deps));
-  app.use(rateLimiter(config.rateLimitPerMinute));
+  metricsRoute(app, { metrics, metricsToken: config.metricsToken });
+  app.use(rateLimiter({ perMinute: config.rateLimitPerMinute, store, metrics }));
   app.get('/api/v1/openapi.json', (_req, res) => {
     res.json(registries.v1.document());
   });
   app.get('/api/v2/openapi.json', (_req, res) => {
     res.json(registries.v2.document());
   });
-  app.use('/auth', authRouter(deps));
+  app.use('/auth', noteMount, authRouter(deps));
   // What anyone may read beside the OpenAPI document: the JSON Schemas (project.json's). Mounted
   // before the interface's authentication, declared after its routes (last in the document).
   const v1Public = new ApiRouter({
@@ -100,9 +107,9 @@ export function createApp(options: AppOptions): GalleyApp {
     jsonLimitBytes: config.jsonLimitBytes,
   });
   app.use('/api/v1', v1Public.router);
-  app.use('/api/v1', requireAuth, v1Router({ ...deps, registry: registries.v1 }));
+  app.use('/api/v1', noteMount, requireAuth, v1Router({ ...deps, registry: registries.v1 }));
   schemaRoute(v1Public, { authenticated: false });
-  app.use('/api/v2', requireAuth, v2Router({ ...deps, registry: registries.v2 }));
+  app.use('/api/v2', noteMount, requireAuth, v2Router({ ...deps, registry: registries.v2 }));
   app.use(screenRouter(deps));
   app.use(
     notFound((path) => {

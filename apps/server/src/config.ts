@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import express from 'express';
 import { z } from 'zod';
@@ -29,6 +30,10 @@ export interface ServerConfig {
   previewSecret: string | null;
   /** Page event streams (`GET /api/v1/pages/{page}/events`) one account may have open at once. */
   eventStreamsPerAccount: number;
+  /** Server processes `galley serve` runs (one per core by default; 1: a single process). */
+  workers: number;
+  /** Bearer secret that reads `GET /metrics` from any address; null: loopback and the office only. */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -62,6 +67,8 @@ const EnvSchema = z.object({
     .optional(),
   GALLEY_PREVIEW_SECRET: z.string().min(32, 'at least 32 characters').optional(),
   GALLEY_EVENT_STREAMS_PER_ACCOUNT: number(1).default(16),
+  GALLEY_WORKERS: number(1).max(256).optional(),
+  GALLEY_METRICS_TOKEN: z.string().min(32, 'at least 32 characters').optional(),
   GALLEY_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
@@ -97,6 +104,8 @@ export function loadConfig(
     logLevel: e.GALLEY_LOG_LEVEL,
     previewSecret: e.GALLEY_PREVIEW_SECRET ?? null,
     eventStreamsPerAccount: e.GALLEY_EVENT_STREAMS_PER_ACCOUNT,
+    workers: e.GALLEY_WORKERS ?? availableParallelism(),
+    metricsToken: e.GALLEY_METRICS_TOKEN ?? null,
     ...withoutUndefined(overrides),
     ...(overrides.dataDir ? { dataDir: resolve(overrides.dataDir) } : {}),
   };

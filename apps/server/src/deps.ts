@@ -1,6 +1,7 @@
 import type { Clock, Store } from '@galley/store';
 import type { Logger } from 'pino';
 import type { ServerConfig } from './config.js';
+import type { ServiceMetrics } from './metrics/metrics.js';
 import type { EventHub } from './events/hub.js';
 import type { ApiRegistry } from './openapi/registry.js';
 
@@ -11,6 +12,8 @@ export interface Deps {
   clock: Clock;
   config: ServerConfig;
   logger: Logger;
+  /** This process's metrics (`GET /metrics`): services register what they count. */
+  metrics: ServiceMetrics;
   /** The process's one source of events (streams, page streams, webhooks follow it). */
   events: EventHub;
   /** Registers work to do when the server closes (stop sweepers, flush caches). */

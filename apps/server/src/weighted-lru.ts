@@ -20,6 +20,7 @@ export class WeightedLru<K, V> {
   readonly #entries = new Map<K, Entry<K, V>>();
   readonly #maxWeight: number;
   #weight = 0;
+  #evictions = 0;
   #oldest: Entry<K, V> | null = null;
   #newest: Entry<K, V> | null = null;
 
@@ -53,7 +54,10 @@ export class WeightedLru<K, V> {
       this.#weight += weight;
     }
     this.#append(entry);
-    while (this.#weight > this.#maxWeight && this.#oldest) this.delete(this.#oldest.key);
+    while (this.#weight > this.#maxWeight && this.#oldest) {
+      this.delete(this.#oldest.key);
+      this.#evictions += 1;
+    }
   }
 
   delete(key: K): void {
@@ -70,6 +74,11 @@ export class WeightedLru<K, V> {
 
   get weight(): number {
     return this.#weight;
+  }
+
+  /** Entries dropped to stay within the bound, since the start. */
+  get evictions(): number {
+    return this.#evictions;
   }
 
   #unlink(entry: Entry<K, V>): void {

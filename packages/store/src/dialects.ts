@@ -259,7 +259,7 @@ const types: pg.CustomTypesConfig = {
 export function postgresDialect(
   url: string,
   options: { maxConnections?: number; queryTimeoutMs?: number } = {},
-): Dialect {
+): PostgresDialect & { pool: pg.Pool } {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.maxConnections ?? 10,
@@ -276,5 +276,5 @@ export function postgresDialect(
   // it when it comes back.
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
-  return new PostgresDialect({ pool });
+  return Object.assign(new PostgresDialect({ pool }), { pool });
 }

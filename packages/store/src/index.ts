@@ -1,5 +1,5 @@
 export { openStore, sqliteFileOf, bytesDirOf } from './store.js';
-export type { Store, StoreOptions, StoreScope } from './store.js';
+export type { Store, StoreOptions, StoreScope, StoreTelemetry } from './store.js';
 export type { RepoScope, StoreKind } from './scope.js';
 export type { Database } from './database.js';
 export type { Repositories } from './repositories.js';

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Kysely, sql } from 'kysely';
+import type { LogEvent } from 'kysely';
 import type { ByteStore } from './bytes/byte-store.js';
 import { DiskByteStore } from './bytes/disk-byte-store.js';
 import type { ObjectBytesOptions } from './bytes/object-bytes-options.js';
@@ -48,8 +49,17 @@ export type StoreScope = Omit<RepoScope, 'transaction'> &
     transaction<T>(fn: (tx: StoreScope) => Promise<T>): Promise<T>;
   };
 
+/** What the store tells about its own work, for the service's metrics. */
+export interface StoreTelemetry {
+  /** PostgreSQL's connection pool as it is now; null on SQLite (one connection). */
+  pool(): { total: number; idle: number; waiting: number } | null;
+  /** Calls `listener` after every query with its time and whether it failed (one listener). */
+  onQuery(listener: (event: { seconds: number; failed: boolean }) => void): void;
+}
+
 export type Store = StoreScope & {
   readonly options: StoreOptions;
+  readonly telemetry: StoreTelemetry;
   /** Closes the database connections and the object store's. */
   close(): Promise<void>;
   /** Resolves when the database answers and the byte folder can be written; else rejects. */
@@ -111,11 +121,15 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   let changeStamp = (): Stamp | undefined => undefined;
   let writeStamp = (): Stamp | undefined => undefined;
   let executeRelaxed: RelaxedExecutor | undefined;
+  let pool: (() => ReturnType<StoreTelemetry['pool']>) | undefined;
+  let queryListener: Parameters<StoreTelemetry['onQuery']>[0] | undefined;
+  const log = (event: LogEvent) =>
+    queryListener?.({ seconds: event.queryDurationMillis / 1000, failed: event.level === 'error' });
   if (options.kind === 'sqlite') {
     await mkdir(options.dataDir, { recursive: true });
     bytes = await bytesOf(options, bytesDirOf(options.dataDir));
     const sqlite = sqliteDialect(sqliteFileOf(options.dataDir));
-    db = new Kysely<Database>({ dialect: sqlite.dialect });
+    db = new Kysely<Database>({ dialect: sqlite.dialect, log });
     ({ changeStamp, writeStamp, executeRelaxed } = sqlite);
     await prepare(bytes, db, { keepOpen: true });
   } else {
@@ -123,13 +137,23 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     // Migrations on a connection of their own, free of the query timeout requests have.
     const migrating = new Kysely<Database>({ dialect: postgresDialect(options.url) });
     await prepare(bytes, migrating, { keepOpen: false });
-    db = new Kysely<Database>({
-      dialect: postgresDialect(options.url, {
-        maxConnections: options.maxConnections,
-        queryTimeoutMs: options.queryTimeoutMs ?? POSTGRES_QUERY_TIMEOUT_MS,
-      }),
+    const dialect = postgresDialect(options.url, {
+      maxConnections: options.maxConnections,
+      queryTimeoutMs: options.queryTimeoutMs ?? POSTGRES_QUERY_TIMEOUT_MS,
+    });
+    db = new Kysely<Database>({ dialect, log });
+    pool = () => ({
+      total: dialect.pool.totalCount,
+      idle: dialect.pool.idleCount,
+      waiting: dialect.pool.waitingCount,
     });
   }
+  const telemetry: StoreTelemetry = {
+    pool: () => pool?.() ?? null,
+    onQuery: (listener) => {
+      queryListener = listener;
+    },
+  };
   const scope = makeScope({
     kind: options.kind,
     db,
@@ -148,7 +172,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     bytes.close?.();
     await db.destroy();
   };
-  return Object.assign(scope, { options, close, ready });
+  return Object.assign(scope, { options, telemetry, close, ready });
 }
 
 function makeScope(base: Omit<RepoScope, 'transaction'>): StoreScope {

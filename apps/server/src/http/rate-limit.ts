@@ -1,19 +1,73 @@
+import cluster from 'node:cluster';
 import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { CompiledQuery } from 'kysely';
+import {
+  RateLimiterCluster,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Store } from '@galley/store';
 import { maybeAuth } from '../auth/context.js';
+import type { ServiceMetrics } from '../metrics/metrics.js';
 import { problem } from './problem.js';
 
 const WINDOW_SECONDS = 60;
+/** The counters' names in their store (the `rate_limits` table, the primary's memory). */
+const KEY_PREFIX = 'galley';
+/** How long a cluster worker waits for the primary's count before the request fails. */
+const CLUSTER_TIMEOUT_MS = 5_000;
+
+/**
+ * The counters of the whole service, wherever its processes run:
+ * - PostgreSQL: the `rate_limits` table (migration 009), shared by every process on every host;
+ *   a key past its budget is then refused from memory until its window ends, so a flood of
+ *   refused requests costs the database nothing.
+ * - SQLite, several worker processes: the cluster's primary counts for all of them (over IPC),
+ *   which keeps a write per request away from the database's one write lock.
+ * - SQLite, one process: its memory.
+ */
+function counterFor(store: Store, points: number): RateLimiterAbstract {
+  const options = { points, duration: WINDOW_SECONDS, keyPrefix: KEY_PREFIX };
+  if (store.kind === 'postgres') {
+    return new RateLimiterPostgres({
+      ...options,
+      storeClient: queryClient(store),
+      storeType: 'pool',
+      tableName: 'rate_limits',
+      tableCreated: true,
+      inMemoryBlockOnConsumed: points,
+    });
+  }
+  if (cluster.isWorker) return new RateLimiterCluster({ ...options, timeoutMs: CLUSTER_TIMEOUT_MS });
+  return new RateLimiterMemory(options);
+}
+
+/** node-postgres's `query({text, values})`, as RateLimiterPostgres calls it, on the store's pool. */
+function queryClient(store: Store) {
+  return {
+    query: async (query: { text: string; values?: unknown[] }) => {
+      const { rows } = await store.db.executeQuery(CompiledQuery.raw(query.text, query.values));
+      return { rows, rowCount: rows.length };
+    },
+  };
+}
 
 /**
  * `perMinute` requests a minute per credential (token or screen session), per IP address for
- * requests without a valid one. Runs after `authenticate`. Every answer carries the
- * `RateLimit-Limit/-Remaining/-Reset/-Policy` headers; 429 also `Retry-After`. Counters live in
- * this process.
+ * requests without a valid one, counted for the whole service (see `counterFor`). Runs after
+ * `authenticate`. Every answer carries the `RateLimit-Limit/-Remaining/-Reset/-Policy` headers;
+ * 429 also `Retry-After`.
  */
-export function rateLimiter(perMinute: number): RequestHandler {
-  const limiter = new RateLimiterMemory({ points: perMinute, duration: WINDOW_SECONDS });
+export function rateLimiter(options: {
+  perMinute: number;
+  store: Store;
+  metrics: ServiceMetrics;
+}): RequestHandler {
+  const { perMinute, metrics } = options;
+  const limiter = counterFor(options.store, perMinute);
   const policy = `${perMinute};w=${WINDOW_SECONDS}`;
   const limit = String(perMinute);
   return async (req, res, next) => {
@@ -24,6 +78,7 @@ export function rateLimiter(perMinute: number): RequestHandler {
       if (!(refused instanceof RateLimiterRes)) throw refused;
       const reset = setHeaders(res, refused);
       res.setHeader('Retry-After', reset);
+      metrics.rateLimitRefusals.inc();
       throw problem(429, 'rate_limited', `More than ${perMinute} requests a minute.`);
     }
     setHeaders(res, outcome);

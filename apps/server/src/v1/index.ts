@@ -48,6 +48,7 @@ export function v1Router(deps: ApiDeps, memory: V1Memory = defaultV1Memory): Rou
   const signals = new EditingSignals(deps.events);
   const changes = new ProjectChanges({ store, states, files, signals });
   const drafts = new DraftService({ store, states, files, signals, cacheBytes: memory.draftBytes });
+  deps.metrics.draftCache(() => drafts.cacheStats);
   const pages = new SavedPages(states, files);
   const events = new PageEvents({
     store,

@@ -43,9 +43,14 @@ export async function sweepOnce(store: Store, clock: Clock): Promise<SweepReport
   return report;
 }
 
+/** The sweep's name among the turns all processes share (ServiceTurnsRepository). */
+const SWEEP_TASK = 'sweep';
+
 /**
  * Runs `sweepOnce` whenever a minute has passed on `clock` (checked every second of real time),
- * so a test that moves its clock 30 days sees the sweep within a second. Stop it on close.
+ * so a test that moves its clock 30 days sees the sweep within a second. Every process looks,
+ * and the one that takes the turn in the database sweeps: once a minute for the whole service,
+ * however many processes share the database. Stop it on close.
  */
 export function startSweeper(deps: { store: Store; clock: Clock; logger: Logger }) {
   let lastSweep = Number.NEGATIVE_INFINITY;
@@ -53,8 +58,11 @@ export function startSweeper(deps: { store: Store; clock: Clock; logger: Logger 
   const look = () => {
     if (running || deps.clock.now().getTime() - lastSweep < SWEEP_EVERY_MS) return;
     lastSweep = deps.clock.now().getTime();
-    running = sweepOnce(deps.store, deps.clock)
-      .then((report) => {
+    running = deps.store.serviceTurns
+      .take(SWEEP_TASK, SWEEP_EVERY_MS)
+      .then(async (turn) => {
+        if (!turn) return; // another process swept within the minute
+        const report = await sweepOnce(deps.store, deps.clock);
         if (report.purgedAssets || report.expiredBlobs)
           deps.logger.info({ sweep: report }, 'swept');
       })

@@ -4,6 +4,7 @@ import { AssetsRepository } from './assets-repository.js';
 import { BlobsRepository } from './blobs-repository.js';
 import { ContentRepository } from './content-repository.js';
 import { RequestKeysRepository } from './request-keys-repository.js';
+import { ServiceTurnsRepository } from './service-turns-repository.js';
 
 export function assetRepositories(scope: RepoScope) {
   return {
@@ -11,6 +12,7 @@ export function assetRepositories(scope: RepoScope) {
     blobs: new BlobsRepository(scope),
     content: new ContentRepository(scope),
     requestKeys: new RequestKeysRepository(scope),
+    serviceTurns: new ServiceTurnsRepository(scope),
   };
 }
 

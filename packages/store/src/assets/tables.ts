@@ -86,6 +86,12 @@ export interface KeptContentsTable {
   sha256: string;
 }
 
+/** When each periodic task shared by all processes is next due (ServiceTurnsRepository). */
+export interface ServiceTurnsTable {
+  name: string;
+  due_at: string;
+}
+
 export interface AssetsTables {
   assets: AssetsTable;
   asset_revisions: AssetRevisionsTable;
@@ -93,4 +99,5 @@ export interface AssetsTables {
   blobs: BlobsTable;
   request_keys: RequestKeysTable;
   kept_contents: KeptContentsTable;
+  service_turns: ServiceTurnsTable;
 }

@@ -6,6 +6,7 @@ import * as assets from './003_assets.js';
 import * as requestKeyLeases from './004_request_key_leases.js';
 import * as keptContents from './005_kept_contents.js';
 import * as draftEventState from './006_draft_event_state.js';
+import * as serviceTurns from './009_service_turns.js';
 import * as events from './010_events.js';
 import * as events from './010_events.js';
 import * as projectListing from './007_project_listing.js';
@@ -17,6 +18,7 @@ export const migrations: Record<string, Migration> = {
   '004_request_key_leases': requestKeyLeases,
   '005_kept_contents': keptContents,
   '006_draft_event_state': draftEventState,
+  '009_service_turns': serviceTurns,
   '010_events': events,
   '010_events': events,
   '007_project_listing': projectListing,

@@ -6,6 +6,7 @@ import { sha256Hex } from '@galley/store';
 import type { z } from 'zod';
 import { addFieldError, newFieldErrors } from '../../http/parse.js';
 import { HttpProblem } from '../../http/problem.js';
+import type { CacheStats } from '../../metrics/metrics.js';
 import { v1Problem } from '../problems.js';
 import type { DraftEvent, DraftRecord, LockHolder, PageAccess } from '../store-types.js';
 import type { EditingSignals } from './editing-signals.js';
@@ -70,6 +71,8 @@ export class DraftService {
   readonly #signals: EditingSignals;
   readonly #cache: WeightedLru<string, LiveDraft>;
   readonly #serial = new KeyedSerial();
+  #hits = 0;
+  #misses = 0;
 
   constructor(options: {
     store: Store;
@@ -88,6 +91,13 @@ export class DraftService {
   /** The estimated bytes of the parsed drafts kept in memory (never more than the bound). */
   get heldBytes(): number {
     return this.#cache.weight;
+  }
+
+  /** The memory of parsed drafts, for the metrics: reads from it, rebuilds, evictions. */
+  get cacheStats(): CacheStats {
+    const cache = this.#cache;
+    const [hits, misses] = [this.#hits, this.#misses];
+    return { entries: cache.size, bytes: cache.weight, hits, misses, evictions: cache.evictions };
   }
 
   /** Runs `task` alone among the requests on the caller's draft of this page. */
@@ -253,7 +263,11 @@ export class DraftService {
   /** The parsed draft for `row`, rebuilt from the store when memory has none at its token. */
   async live(row: DraftRecord): Promise<LiveDraft> {
     const cached = this.#cache.get(row.id);
-    if (cached && isCurrent(cached, row)) return cached;
+    if (cached && isCurrent(cached, row)) {
+      this.#hits += 1;
+      return cached;
+    }
+    this.#misses += 1;
     const html = await this.#html(row.baseSha256);
     const { operations, applied } = await this.#store.drafts.log(row);
     const log = { format: 1, operations, applied, sequence: row.sequence } as DraftLog;
