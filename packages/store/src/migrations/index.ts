@@ -8,7 +8,6 @@ import * as keptContents from './005_kept_contents.js';
 import * as draftEventState from './006_draft_event_state.js';
 import * as serviceTurns from './009_service_turns.js';
 import * as events from './010_events.js';
-import * as events from './010_events.js';
 import * as projectListing from './007_project_listing.js';
 
 export const migrations: Record<string, Migration> = {
@@ -19,7 +18,6 @@ export const migrations: Record<string, Migration> = {
   '005_kept_contents': keptContents,
   '006_draft_event_state': draftEventState,
   '009_service_turns': serviceTurns,
-  '010_events': events,
   '010_events': events,
   '007_project_listing': projectListing,
 };
