@@ -9,6 +9,7 @@ import * as draftEventState from './006_draft_event_state.js';
 import * as serviceTurns from './009_service_turns.js';
 import * as events from './010_events.js';
 import * as projectListing from './007_project_listing.js';
+import * as draftSnapshots from './008_draft_snapshots.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': accounts,
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '009_service_turns': serviceTurns,
   '010_events': events,
   '007_project_listing': projectListing,
+  '008_draft_snapshots': draftSnapshots,
 };

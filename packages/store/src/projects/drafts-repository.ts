@@ -231,7 +231,8 @@ export class DraftsRepository {
       .where('seq', '<=', draft.sequence)
       .orderBy('seq')
       .execute();
-    return draftLogOf(rows);
+    const { operations, applied } = draftLogOf(rows);
+    return { operations, applied };
   }
 
   /**
@@ -284,7 +285,7 @@ export class DraftsRepository {
 
   /**
    * After a save: the draft continues on the new base with an empty undo stack. Its events so far
-   * are folded into the base; the newest stays as a tombstone carrying the token and its number
+   * are folded into the base (and its snapshots dropped); the newest stays as a tombstone carrying the token and its number
    * (and the request that made it, for an exact retry). With a `newToken` (the saved page reads
    * back as another tree, so the old token's `@n` would name other elements), the tombstone
    * carries that token instead, and no retry of the old request.
@@ -297,6 +298,7 @@ export class DraftsRepository {
   }): Promise<void> {
     const { id, sequence } = input.draft;
     const token = input.newToken ?? input.draft.token;
+    await sql`delete from draft_snapshots where draft_id = ${id}`.execute(this.#scope.db);
     await this.#scope.db
       .deleteFrom('draft_events')
       .where('draft_id', '=', id)

@@ -1,6 +1,7 @@
 // The projects domain as the Store exposes it: `store.projects`, `store.projectMembers`, …
 import type { RepoScope } from '../scope.js';
 import { ConfirmationsRepository } from './confirmations-repository.js';
+import { DraftSnapshotsRepository } from './draft-snapshots.js';
 import { DraftsRepository } from './drafts-repository.js';
 import { LocksRepository } from './locks-repository.js';
 import { MembersRepository } from './members-repository.js';
@@ -14,6 +15,7 @@ export function projectRepositories(scope: RepoScope) {
     projectRevisions: new RevisionsRepository(scope),
     projectLocks: new LocksRepository(scope),
     drafts: new DraftsRepository(scope),
+    draftSnapshots: new DraftSnapshotsRepository(scope),
     confirmations: new ConfirmationsRepository(scope),
   };
 }
@@ -48,6 +50,7 @@ export type {
   UnsavedDraft,
 } from './drafts-repository.js';
 export type { DraftLogRecord, EventKind } from './draft-events.js';
+export type { DraftRestore, DraftSnapshot } from './draft-snapshots.js';
 export type { ConfirmationRecord } from './confirmations-repository.js';
 export type {
   PageEntry,
