@@ -10,13 +10,23 @@ export function dataOption(data: string | undefined): string | undefined {
   return data === undefined ? undefined : notEmpty(data, '--data', 'give the data folder');
 }
 
-/** `--data` (else GALLEY_DATA_DIR, else ./galley-data), with GALLEY_DATABASE_URL for PostgreSQL. */
-export function storeOptionsFor(data: string | undefined, env: CliIo['env']): StoreOptions {
+/**
+ * `--data` (else GALLEY_DATA_DIR, else ./galley-data), with GALLEY_DATABASE_URL for PostgreSQL and
+ * GALLEY_BYTES_URL (and the AWS_* variables) for bytes in a bucket.
+ */
+export async function storeOptionsFor(
+  data: string | undefined,
+  env: CliIo['env'],
+): Promise<StoreOptions> {
   const dataDir = resolve(data ?? (env.GALLEY_DATA_DIR || './galley-data'));
   const url = env.GALLEY_DATABASE_URL;
+  const bytesUrl = env.GALLEY_BYTES_URL;
+  const objectBytes = bytesUrl
+    ? { objectBytes: (await import('@galley/store')).objectBytesOptionsOf(bytesUrl, env) }
+    : {};
   return url
-    ? { kind: 'postgres', url, bytesDir: join(dataDir, 'bytes') }
-    : { kind: 'sqlite', dataDir };
+    ? { kind: 'postgres', url, bytesDir: join(dataDir, 'bytes'), ...objectBytes }
+    : { kind: 'sqlite', dataDir, ...objectBytes };
 }
 
 /**
@@ -30,7 +40,7 @@ export async function withStore<T>(
   env: CliIo['env'],
   fn: (store: Store) => Promise<T>,
 ): Promise<T> {
-  const options = storeOptionsFor(dataOption(data), env);
+  const options = await storeOptionsFor(dataOption(data), env);
   const { openStore, sqliteFileOf } = await import('@galley/store'); // only where needed
   if (options.kind === 'sqlite') {
     const file = sqliteFileOf(options.dataDir);

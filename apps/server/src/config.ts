@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import express from 'express';
 import { z } from 'zod';
+import { bytesUrlProblem } from '@galley/store';
 
 /** Every setting of the server, read once at start (see docs/operations.md). */
 export interface ServerConfig {
@@ -11,6 +12,11 @@ export interface ServerConfig {
   dataDir: string;
   /** PostgreSQL URL for records; null for the embedded SQLite store. */
   databaseUrl: string | null;
+  /**
+   * `s3://bucket/prefix`: bytes in an S3-compatible bucket (endpoint, region and credentials from
+   * the AWS_* variables) instead of the data folder; null: in `<data>/bytes`.
+   */
+  bytesUrl: string | null;
   /** Origin and prefix the editing interface is reached at, without a trailing slash. */
   baseUrl: string;
   /** Origin and prefix the asset interface is reached at, without a trailing slash. */
@@ -52,6 +58,14 @@ const EnvSchema = z.object({
   GALLEY_PORT: number(0).max(65535).default(8080),
   GALLEY_DATA_DIR: z.string().min(1).default('./galley-data'),
   GALLEY_DATABASE_URL: z.string().startsWith('postgres').optional(),
+  GALLEY_BYTES_URL: z
+    .string()
+    .superRefine((value, ctx) => {
+      const problem = bytesUrlProblem(value);
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
+  GALLEY_S3_PATH_STYLE: z.enum(['0', '1', 'true', 'false']).optional(),
   GALLEY_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   GALLEY_ASSET_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   GALLEY_RATE_LIMIT: number(1).default(600),
@@ -95,6 +109,7 @@ export function loadConfig(
     port,
     dataDir: resolve(e.GALLEY_DATA_DIR),
     databaseUrl: e.GALLEY_DATABASE_URL ?? null,
+    bytesUrl: e.GALLEY_BYTES_URL ?? null,
     baseUrl,
     assetBaseUrl: trimSlash(overrides.assetBaseUrl ?? e.GALLEY_ASSET_BASE_URL ?? baseUrl),
     rateLimitPerMinute: e.GALLEY_RATE_LIMIT,

@@ -1,14 +1,18 @@
 // One test suite, every store kind: `describeStores` runs its body against SQLite in a temporary
 // folder and, when GALLEY_TEST_PG_URL is set, against a fresh PostgreSQL database per file.
+// With GALLEY_TEST_SHAPE=multi-host (the service on many hosts) it runs on PostgreSQL alone, with
+// the bytes in a fresh bucket of the S3 server GALLEY_TEST_S3_URL names, and `openTestStore`
+// opens that shape instead of SQLite for the HTTP suite.
 // Other packages import it by relative path (it is test support, not part of the package API).
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { TestClock, openStore } from '@galley/store';
+import { TestClock, bytesDirOf, openStore } from '@galley/store';
 import type { Store, StoreKind, StoreOptions } from '@galley/store';
+import { bucketKeys, freshBucket, s3SkipReason } from './s3.js';
 
 export interface StoreTarget {
   readonly kind: StoreKind;
@@ -27,15 +31,21 @@ export const postgresSkipReason = pgUrl
   ? null
   : 'GALLEY_TEST_PG_URL is not set (bash scripts/start-test-postgres.sh prints one)';
 
+/** The service on many hosts: PostgreSQL and a bucket (GALLEY_TEST_SHAPE=multi-host). */
+export const multiHost = process.env.GALLEY_TEST_SHAPE === 'multi-host';
+/** Why the multi-host shape cannot run here, or null. */
+export const multiHostSkipReason = multiHost ? (postgresSkipReason ?? s3SkipReason) : null;
+
 let warned = false;
 
 /**
- * Describes `title` once per store kind. `body` receives a target whose fields are ready inside
- * tests and hooks (not while the describe body itself runs).
+ * Describes `title` once per store kind (in the multi-host shape: PostgreSQL with a bucket).
+ * `body` receives a target whose fields are ready inside tests and hooks (not while the describe
+ * body itself runs).
  */
 export function describeStores(title: string, body: (target: StoreTarget) => void): void {
-  for (const kind of ['sqlite', 'postgres'] as const) {
-    const skip = kind === 'postgres' ? postgresSkipReason : null;
+  for (const kind of multiHost ? (['postgres'] as const) : (['sqlite', 'postgres'] as const)) {
+    const skip = kind === 'postgres' ? (multiHostSkipReason ?? postgresSkipReason) : null;
     if (skip && !warned) {
       warned = true;
       console.warn(`skipped: PostgreSQL store tests: ${skip}`);
@@ -103,14 +113,62 @@ async function newStoreOptions(
   await adminQuery(`CREATE DATABASE ${database}`);
   const url = new URL(pgUrl!);
   url.pathname = `/${database}`;
+  const bucket = multiHost ? await freshBucket() : undefined;
   return {
-    options: { kind, url: url.toString(), bytesDir: join(dir, 'bytes'), clock, maxConnections: 4 },
+    options: {
+      kind,
+      url: url.toString(),
+      bytesDir: join(dir, 'bytes'),
+      clock,
+      maxConnections: 4,
+      ...(bucket ? { objectBytes: bucket.options } : {}),
+    },
     cleanup: async () => {
       await connectionsGone(database);
       await adminQuery(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await bucket?.remove();
       await removeDir();
     },
   };
+}
+
+/**
+ * A store of the shape the HTTP suite runs in: SQLite in `dataDir`, or in the multi-host shape a
+ * fresh PostgreSQL database with a fresh bucket. `cleanup` closes it and removes what it made.
+ */
+export async function openTestStore(
+  dataDir: string,
+  clock: TestClock,
+): Promise<{ store: Store; cleanup: () => Promise<void> }> {
+  if (!multiHost) {
+    const store = await openStore({ kind: 'sqlite', dataDir, clock });
+    return { store, cleanup: () => store.close() };
+  }
+  if (multiHostSkipReason) throw new Error(multiHostSkipReason);
+  const { options, cleanup } = await newStoreOptions('postgres', clock);
+  const store = await openStore(options);
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      await cleanup();
+    },
+  };
+}
+
+/**
+ * The name of every stored content and temporary upload of `store`: the files under its byte
+ * folder, or the keys in its bucket.
+ */
+export async function storedByteNames(store: Store): Promise<string[]> {
+  const { options } = store;
+  if (options.objectBytes) return bucketKeys(options.objectBytes);
+  const dir = options.kind === 'sqlite' ? bytesDirOf(options.dataDir) : options.bytesDir;
+  const files = await readdir(dir, { recursive: true, withFileTypes: true });
+  return files
+    .filter((f) => f.isFile())
+    .map((f) => join(f.parentPath, f.name))
+    .sort();
 }
 
 /**

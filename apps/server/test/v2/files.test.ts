@@ -1,19 +1,16 @@
 // GET /assets/{id}/files/{path}: headers, revisions, ranges; erasing a revision's content.
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiskByteStore, bytesDirOf } from '@galley/store';
 import type { Asset, Call, TestServer } from './helpers.js';
 import { clientOf, createProduction, key, png, startTestServer, uploadBlob } from './helpers.js';
 
 let s: TestServer;
 let call: Call;
-let onDisk: (sha256: string) => boolean;
 beforeAll(async () => {
   s = await startTestServer();
   call = clientOf(s);
-  const bytes = new DiskByteStore(bytesDirOf(s.dataDir));
-  onDisk = (sha256) => existsSync(bytes.pathOf(sha256));
 });
+/** Whether the byte store (a folder or a bucket) holds the content. */
+const stored = (sha256: string) => s.store.bytes.has(sha256);
 afterAll(() => s.close());
 
 const paths = (a: Asset) => a.revision.files.map((f) => f.path);
@@ -159,7 +156,7 @@ describe('DELETE /assets/{id}/revisions/{n}/content', () => {
     const only1 = sha(prod, 'canvas/only-in-1.css');
     const shared = sha(prod, 'canvas/shared.css');
     const only2 = sha(second.body.asset, 'canvas/only-in-2.css');
-    expect([onDisk(only1), onDisk(shared), onDisk(only2)]).toEqual([true, true, true]);
+    expect(await Promise.all([only1, shared, only2].map(stored))).toEqual([true, true, true]);
 
     const res = await erase(prod, 1, 'licence withdrawn');
     expect(res.status).toBe(200);
@@ -168,7 +165,7 @@ describe('DELETE /assets/{id}/revisions/{n}/content', () => {
     const gone = await file(prod, 'canvas/shared.css', '?revision=1');
     expect([gone.status, gone.body.code]).toEqual([410, 'content_erased']);
     expect((await file(prod, 'canvas/shared.css')).body).toBe('in both revisions');
-    expect([onDisk(only1), onDisk(shared), onDisk(only2)]).toEqual([false, true, true]);
+    expect(await Promise.all([only1, shared, only2].map(stored))).toEqual([false, true, true]);
 
     expect((await erase(prod, 1)).status).toBe(200); // again: nothing more to do
     expect((await erase(prod, 3)).status).toBe(404);
@@ -182,7 +179,7 @@ describe('DELETE /assets/{id}/revisions/{n}/content', () => {
     ]);
 
     expect((await erase(prod, 2)).status).toBe(200);
-    expect([onDisk(shared), onDisk(only2)]).toEqual([false, false]);
+    expect(await Promise.all([shared, only2].map(stored))).toEqual([false, false]);
     expect((await file(prod, 'canvas/only-in-2.css')).status).toBe(410);
     const duplicate = await call('POST', `/assets/${prod.id}/duplicates`, {
       json: { request_key: key(), title: 'Copy' },
@@ -219,9 +216,9 @@ describe('DELETE /assets/{id}/revisions/{n}/content', () => {
     const a = await createProduction(call, { files: [{ path: 'canvas/x.png', blob }] });
     const b = await createProduction(call, { files: [{ path: 'canvas/x.png', blob }] });
     expect((await erase(a, 1)).status).toBe(200);
-    expect(onDisk(blob)).toBe(true); // b uses it
+    expect(await stored(blob)).toBe(true); // b uses it
     expect((await erase(b, 1)).status).toBe(200);
-    expect(onDisk(blob)).toBe(false);
+    expect(await stored(blob)).toBe(false);
     const reuse = await call('POST', '/assets', {
       json: { request_key: key(), kind: 'image', title: 'Again', files: [{ path: 'x.png', blob }] },
     });

@@ -1,7 +1,5 @@
 // Duplicates, copies, the state machine and permanent deletion.
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiskByteStore, bytesDirOf } from '@galley/store';
 import type { Asset, Call, TestServer } from './helpers.js';
 import { clientOf, createImage, createProduction, key, png, startTestServer } from './helpers.js';
 
@@ -241,7 +239,6 @@ describe('PUT /assets/{id}/state', () => {
 
 describe('DELETE /assets/{id}', () => {
   it('deletes only from the trash (else 409 not_in_trash), with its bytes', async () => {
-    const bytes = new DiskByteStore(bytesDirOf(s.dataDir));
     // Text content: no blob of the caller holds these bytes, so they go with the asset.
     const asset = await createProduction(call, {
       files: [{ path: 'canvas/gone.css', text: 'g{}' }],
@@ -262,7 +259,7 @@ describe('DELETE /assets/{id}', () => {
     const res = await remove(once);
     expect([res.status, res.bytes.length]).toEqual([204, 0]);
     expect((await call('GET', `/assets/${asset.id}`)).status).toBe(404);
-    expect(existsSync(bytes.pathOf(sha256))).toBe(false);
+    expect(await s.store.bytes.has(sha256)).toBe(false);
     expect((await remove(once)).status).toBe(204); // the same request again: its first answer
     expect((await remove()).status).toBe(404);
   });

@@ -1,8 +1,6 @@
 // The in-process sweeper, driven by moving the injected clock: trash purged after 30 days,
 // blobs expired after 1 day, their bytes deleted when nothing else uses them.
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DiskByteStore, bytesDirOf } from '@galley/store';
 import type { Call, TestServer } from './helpers.js';
 import {
   clientOf,
@@ -16,13 +14,12 @@ import {
 
 let s: TestServer;
 let call: Call;
-let onDisk: (sha256: string) => boolean;
 beforeAll(async () => {
   s = await startTestServer();
   call = clientOf(s);
-  const bytes = new DiskByteStore(bytesDirOf(s.dataDir));
-  onDisk = (sha256) => existsSync(bytes.pathOf(sha256));
 });
+/** Whether the byte store (a folder or a bucket) holds the content. */
+const stored = (sha256: string) => s.store.bytes.has(sha256);
 afterAll(() => s.close());
 
 const DAY = 86_400;
@@ -58,7 +55,7 @@ it('purges trashed assets 30 days after they were trashed, not before, and not r
 
   s.clock.advanceSeconds(120);
   await eventually(async () => (await call('GET', `/assets/${doomed.id}`)).status === 404);
-  expect(onDisk(sha256)).toBe(false);
+  expect(await stored(sha256)).toBe(false);
   expect((await call('GET', `/assets/${restored.id}`)).body.asset.state).toBe('active');
   expect((await call('GET', `/assets/${kept.id}`)).status).toBe(200);
 });
@@ -78,7 +75,7 @@ it('expires blobs after a day: unusable at once, bytes deleted unless an asset u
 
   s.clock.advanceSeconds(DAY - 60);
   await settle();
-  expect(onDisk(unused)).toBe(true);
+  expect(await stored(unused)).toBe(true);
   const stillLive = await call('POST', '/assets', {
     json: {
       request_key: key(),
@@ -110,12 +107,12 @@ it('expires blobs after a day: unusable at once, bytes deleted unless an asset u
   });
   expect([expired.status, Object.keys(expired.body.errors ?? {})]).toEqual([422, ['files.0.blob']]);
   await settle();
-  expect(onDisk(used)).toBe(true); // an asset uses it
-  expect(onDisk(unused)).toBe(true); // so does "Late"
+  expect(await stored(used)).toBe(true); // an asset uses it
+  expect(await stored(unused)).toBe(true); // so does "Late"
 
   const lonely = await uploadBlob(call, png(24, 24));
   s.clock.advanceSeconds(DAY + 60);
-  await eventually(() => !onDisk(lonely));
+  await eventually(async () => !(await stored(lonely)));
   expect((await call('GET', `/assets/${asset.body.asset.id}/files/i.png`)).status).toBe(200);
 });
 
@@ -126,7 +123,7 @@ it('keeps bytes a project of the editing interface uses when a blob of the same 
   const sha256 = await uploadBlob(call, Buffer.from(css));
   s.clock.advanceSeconds(2 * DAY);
   await settle();
-  expect(onDisk(sha256)).toBe(true);
+  expect(await stored(sha256)).toBe(true);
   const folder = await fetch(`${s.url}/api/v1/projects/${id}/folder`, {
     headers: { authorization: `Bearer ${s.token}` },
   });
