@@ -3,6 +3,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { storageFailureOf } from '@galley/store';
 import { NUL_REASON } from './parse.js';
+import { discardRest } from './discard-rest.js';
 import { HttpProblem, problem, sendProblem } from './problem.js';
 
 /** The last route: anything unmatched is a 404 problem. */
@@ -56,8 +57,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (known) {
-      // The rest of an unread body is not worth reading after an error about it.
-      if (known.status === 413) res.setHeader('Connection', 'close');
+      if (known.status === 413) discardRest(req, res);
       sendProblem(res, known);
       return;
     }

@@ -106,10 +106,12 @@ export async function streamMultipart<T>(
       if (!req.complete) reading?.destroy(new Error('the request ended before its body'));
     });
   });
-  /** Stops reading at the first overflow: the rest of the body is drained, never parsed. */
+  /**
+   * Stops reading at the first overflow: the rest of the body is drained, never parsed (the 413
+   * bounds the drain, see discardRest).
+   */
   const stopReading = () => {
     req.unpipe(parser);
-    req.res?.setHeader('Connection', 'close');
     req.resume();
     finish();
   };

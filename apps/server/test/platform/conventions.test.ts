@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from './harness.js';
@@ -164,7 +165,7 @@ describe('answers', () => {
     expect((await raw('GET /healthz HTTP/1.0\r\n\r\n')).head).toMatch(/^HTTP\/1.1 200 /);
   });
 
-  it('a body declared over the limit is 413 at once, before it is sent', async () => {
+  it('a body declared beyond what is read before a 413 is 413 at once, before it is sent', async () => {
     /** Sends a request head and one byte of its body, keeps the socket open, reads the answer. */
     const declared = async (head: string) => {
       const { hostname, port } = new URL(s.url);
@@ -176,12 +177,69 @@ describe('answers', () => {
     };
     const auth = `authorization: Bearer ${s.token}\r\nx-editor-client: big`;
     for (const head of [
-      `POST /auth/login HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 20000000`,
+      `POST /auth/login HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 200000000`,
       `POST /api/v1/projects/folder HTTP/1.1\r\nhost: x\r\n${auth}\r\ncontent-type: multipart/form-data; boundary=b\r\ncontent-length: 900000000`,
     ]) {
       const answer = await declared(head);
       expect(answer).toMatch(/^HTTP\/1.1 413 /);
       expect(answer.toLowerCase()).toContain('connection: close');
+      expect(answer).toContain('"code":"body_too_large"');
+    }
+  });
+
+  it('a client that sends a whole body over the limit before reading hears its 413', async () => {
+    /**
+     * Sends `size` bytes of JSON in full on a raw socket (declared, or chunked), then reads the
+     * answer. A connection closed mid-send fails it (EPIPE, ECONNRESET).
+     */
+    const sendWhole = async (size: number, declared: boolean) => {
+      const { hostname, port } = new URL(s.url);
+      const socket = connect(Number(port), hostname);
+      const failed = new Promise<never>((_, reject) => socket.on('error', reject));
+      let answer = '';
+      const complete = new Promise<void>((resolve) => {
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => {
+          answer += chunk;
+          const [head = '', body = ''] = answer.split('\r\n\r\n');
+          const length = Number(/content-length: (\d+)/i.exec(head)?.[1]);
+          if (body.length >= length) resolve();
+        });
+      });
+      const write = async (data: string | Buffer) => {
+        if (!socket.write(data)) await Promise.race([once(socket, 'drain'), failed]);
+      };
+      const framing = declared ? `content-length: ${size}` : 'transfer-encoding: chunked';
+      const sending = (async () => {
+        await write(
+          `POST /auth/login HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n${framing}\r\n\r\n`,
+        );
+        const chunk = Buffer.alloc(1024 * 1024, 0x20);
+        for (let sent = 0; sent < size; sent += chunk.length) {
+          const part = chunk.subarray(0, Math.min(chunk.length, size - sent));
+          if (declared) await write(part);
+          else
+            await write(
+              Buffer.concat([
+                Buffer.from(`${part.length.toString(16)}\r\n`),
+                part,
+                Buffer.from('\r\n'),
+              ]),
+            );
+        }
+        if (!declared) await write('0\r\n\r\n');
+      })();
+      await Promise.race([sending, failed]);
+      await Promise.race([complete, failed]);
+      socket.destroy();
+      return answer;
+    };
+    for (const [size, declared] of [
+      [20 * 1024 * 1024, true],
+      [100 * 1024 * 1024, false],
+    ] as const) {
+      const answer = await sendWhole(size, declared);
+      expect(answer).toMatch(/^HTTP\/1.1 413 /);
       expect(answer).toContain('"code":"body_too_large"');
     }
   });
