@@ -1,4 +1,4 @@
-import { Draft } from '@galley/core';
+import { createPageMemo, Draft } from '@galley/core';
 import type {
   CheckReport,
   ElementView,
@@ -46,6 +46,8 @@ export class SyncedDraft {
   private server: { canUndo: boolean; canRedo: boolean };
   /** Set when the last reload failed: the next call reloads before anything else. */
   private stale = false;
+  /** The other pages of the folder, read once for every check of this page's draft. */
+  private readonly memo = createPageMemo();
 
   private constructor(
     private readonly api: DraftEndpoints,
@@ -136,7 +138,12 @@ export class SyncedDraft {
 
   /** The checks the server runs at save, on this draft's HTML in the given saved folder. */
   validate(folder: Folder): CheckReport {
-    return validateBeforeSave({ folder, file: this.page.file, html: this.local.html() });
+    return validateBeforeSave({
+      folder,
+      file: this.page.file,
+      html: this.local.html(),
+      memo: this.memo,
+    });
   }
 
   /**

@@ -1,18 +1,12 @@
 import type { Folder } from '../report/folder.js';
-import {
-  checkNames,
-  compareViolations,
-  contracts,
-  type CheckName,
-  type CheckOutcome,
-  type CheckReport,
-  type Violation,
-} from '../report/violation.js';
+import { checkNames, compareViolations, contracts } from '../report/contract.js';
+import type { CheckName, CheckOutcome, CheckReport, Violation } from '../report/violation.js';
 import {
   createContext,
   defaultFolderLimits,
   type FolderCheck,
   type FolderLimits,
+  type PageMemo,
 } from './context.js';
 import { checkProject } from './project.js';
 import { namesCheck } from './names.js';
@@ -36,6 +30,8 @@ export interface CheckFolderOptions {
   /** Findings made before the folder existed (readZip's `archive`, `names`, `limits`). */
   readonly preViolations?: readonly Violation[];
   readonly limits?: Partial<FolderLimits>;
+  /** Pages read in earlier runs on the same bytes (see `createPageMemo`). */
+  readonly memo?: PageMemo;
 }
 
 /** Deterministic order (path, code, line, column, then the whole record), duplicates dropped. */
@@ -66,7 +62,7 @@ export function outcomes(violations: readonly Violation[], unusable: ReadonlySet
 export function checkFolder(folder: Folder, options: CheckFolderOptions = {}): CheckReport {
   const project = checkProject(folder);
   const limits = { ...defaultFolderLimits, ...options.limits };
-  const context = createContext(folder, project.state, limits);
+  const context = createContext(folder, project.state, limits, options.memo);
   const found: Violation[] = [...(options.preViolations ?? []), ...project.violations];
   const unusable = new Set<CheckName>();
   for (const check of folderChecks) {

@@ -1,7 +1,7 @@
 import type { CheckReport } from '../report/violation.js';
 import type { Folder } from '../report/folder.js';
 import { checkFolder } from './check-folder.js';
-import type { FolderLimits } from './context.js';
+import type { FolderLimits, PageMemo } from './context.js';
 
 export interface SaveCheckInput {
   /** The project's saved folder. */
@@ -11,6 +11,8 @@ export interface SaveCheckInput {
   /** The draft's HTML, as `Draft.html()` gives it. */
   readonly html: string;
   readonly limits?: Partial<FolderLimits>;
+  /** Pages read in earlier checks of this folder (see `createPageMemo`). */
+  readonly memo?: PageMemo;
 }
 
 const utf8 = new TextEncoder();
@@ -31,7 +33,10 @@ export function folderWithPage(
  */
 export function checkSave(input: SaveCheckInput): CheckReport {
   const folder = folderWithPage(input.folder, input.file, input.html);
-  return checkFolder(folder, input.limits ? { limits: input.limits } : {});
+  return checkFolder(folder, {
+    ...(input.limits ? { limits: input.limits } : {}),
+    ...(input.memo ? { memo: input.memo } : {}),
+  });
 }
 
 /** True when the report holds an error, which makes a save fail with 422. */

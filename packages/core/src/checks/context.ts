@@ -1,6 +1,7 @@
 import type { Folder } from '../report/folder.js';
 import type { CheckName, Violation } from '../report/violation.js';
-import { formatOfPath, type Medium } from '../media/catalog.js';
+import { formatOfPath } from '../media/catalog.js';
+import type { Medium } from '../media/schema.js';
 import { readDimensions, imageFormats, type DimensionResult } from './rules/dimensions.js';
 import { decodeUtf8 } from './rules/text.js';
 import { readPage, type PageFacts } from './html/page.js';
@@ -71,14 +72,30 @@ export interface FileReaders {
   dimensions(path: string): DimensionResult | undefined;
 }
 
-export function createFileReaders(folder: Folder): FileReaders {
+/**
+ * What was read of pages in earlier runs, by their bytes: a screen that checks the same folder
+ * after each change of one page reads only that page again (a changed file is new bytes).
+ */
+export interface PageMemo {
+  readonly pages: WeakMap<Uint8Array, PageFacts | undefined>;
+}
+
+export function createPageMemo(): PageMemo {
+  return { pages: new WeakMap() };
+}
+
+export function createFileReaders(folder: Folder, memo?: PageMemo): FileReaders {
   const text = cached((path) => {
     const bytes = folder.get(path);
     return bytes === undefined ? undefined : decodeUtf8(bytes);
   });
   const page = cached((path) => {
+    const bytes = folder.get(path);
+    if (bytes !== undefined && memo?.pages.has(bytes)) return memo.pages.get(bytes);
     const source = text(path);
-    return source === undefined ? undefined : readPage(source);
+    const facts = source === undefined ? undefined : readPage(source);
+    if (bytes !== undefined) memo?.pages.set(bytes, facts);
+    return facts;
   });
   const dimensions = cached((path) => {
     const bytes = folder.get(path);
@@ -93,7 +110,8 @@ export function createContext(
   folder: Folder,
   project: ProjectState,
   limits: FolderLimits,
+  memo?: PageMemo,
 ): FolderContext {
   const paths = [...folder.keys()].sort();
-  return { folder, paths, project, limits, ...createFileReaders(folder) };
+  return { folder, paths, project, limits, ...createFileReaders(folder, memo) };
 }

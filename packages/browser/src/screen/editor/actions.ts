@@ -95,9 +95,11 @@ export class EditorActions {
     if (!outcome.ok) {
       this.failed(outcome.failure, place);
       model.changed();
+      model.answered.value += 1;
       return false;
     }
     if (!show.shows(draft.elements)) show(outcome.value);
+    model.answered.value += 1;
     model.notice.value = null;
     this.onChange();
     return true;

@@ -52,6 +52,11 @@ export class EditorModel {
   readonly viewing = signal<{ doc: Draft; revision: number } | null>(null);
   /** Bumped on every change of the shown document (which is changed in place). */
   readonly version = signal(0);
+  /**
+   * Bumped when the server answered a change already shown: what can be undone or redone (the
+   * server's history) may be new, the document is not.
+   */
+  readonly answered = signal(0);
   readonly selection = signal<ElementHandle | null>(null);
   readonly hover = signal<ElementHandle | null>(null);
   /** An action is on its way: others wait, so a double press never aims at another element. */
@@ -79,6 +84,7 @@ export class EditorModel {
   );
   readonly dirty = computed(() => {
     void this.version.value;
+    void this.answered.value;
     return this.draft.value?.canUndo ?? false;
   });
 

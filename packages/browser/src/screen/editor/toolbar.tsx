@@ -6,6 +6,7 @@ export function Toolbar({ screen }: { screen: EditorScreen }) {
   const { model, actions } = screen;
   const draft = model.draft.value;
   void model.version.value;
+  void model.answered.value;
   const editable = model.editable.value;
   const selected = model.selection.value !== null;
   const saveWhy = model.saving.value
