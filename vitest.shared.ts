@@ -9,6 +9,7 @@ export const galleyAliases = {
   '@galley/core': `${root}packages/core/src/index.ts`,
   '@galley/store': `${root}packages/store/src/index.ts`,
   '@galley/client': `${root}packages/client/src/index.ts`,
+  '@galley/mcp': `${root}packages/mcp/src/index.ts`,
   '@galley/browser': `${root}packages/browser/src/index.ts`,
   '@galley/server': `${root}apps/server/src/index.ts`,
 };

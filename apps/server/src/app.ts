@@ -7,6 +7,7 @@ import { authRouter } from './auth/routes.js';
 import type { ServerConfig } from './config.js';
 import type { Deps } from './deps.js';
 import { EventHub } from './events/hub.js';
+import { mcpRoute } from './mcp/route.js';
 import { answerHeaders } from './http/answer-headers.js';
 import { refuseBadRequestHead } from './http/client-error.js';
 import { errorHandler, notFound } from './http/errors.js';
@@ -21,6 +22,9 @@ import { schemaRoute } from './openapi/schema-route.js';
 import { screenRouter } from './screen/index.js';
 import { v1Router } from './v1/index.js';
 import { v2Router } from './v2/index.js';
+
+/** What the service calls itself in MCP's `initialize`. */
+const SERVER_VERSION = '0.1.0';
 
 export interface AppOptions {
   store: Store;
@@ -110,6 +114,7 @@ export function createApp(options: AppOptions): GalleyApp {
   app.use('/api/v1', noteMount, requireAuth, v1Router({ ...deps, registry: registries.v1 }));
   schemaRoute(v1Public, { authenticated: false });
   app.use('/api/v2', noteMount, requireAuth, v2Router({ ...deps, registry: registries.v2 }));
+  mcpRoute(app, deps, SERVER_VERSION);
   app.use(screenRouter(deps));
   app.use(
     notFound((path) => {

@@ -55,6 +55,11 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import('./push.js')).registerPush,
   },
   {
+    name: 'mcp',
+    description: 'serve the Model Context Protocol on stdin/stdout for an AI agent (docs/agents.md)',
+    load: async () => (await import('./mcp.js')).registerMcp,
+  },
+  {
     name: 'watch',
     description: "import a project's confirmed versions into a folder as they are confirmed",
     load: async () => (await import('./watch.js')).registerWatch,

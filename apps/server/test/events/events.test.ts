@@ -87,7 +87,7 @@ describeStores('event streams', (t) => {
     });
     expect(op.status).toBe(200);
     const saved = await ada('PUT', `/pages/${index}/operations`, {
-      json: { draft_token: (op.body as { draft_token: string }).draft_token, commit_id: randomUUID() },
+      json: { draft_token: (op.body as unknown as { draft_token: string }).draft_token, commit_id: randomUUID() },
     });
     expect(saved.status).toBe(200);
     expect((await ada('DELETE', `/projects/${id}/lock`)).status).toBe(204);

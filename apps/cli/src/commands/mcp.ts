@@ -1,0 +1,42 @@
+import type { Command } from 'commander';
+import type { CliIo } from '../io.js';
+import { exitCodes, runCommand } from '../lib/exit.js';
+import { connect, withRemoteOptions } from '../lib/remote.js';
+import type { RemoteOptions } from '../lib/remote.js';
+import { galleyVersion } from '../version.js';
+
+interface McpOptions extends RemoteOptions {
+  label: string;
+}
+
+/**
+ * `galley mcp`: a Model Context Protocol server on stdin and stdout for a local agent, acting
+ * on GALLEY_SERVER with GALLEY_TOKEN. Its locks are released when the agent closes stdin.
+ */
+export function registerMcp(program: Command, io: CliIo): void {
+  withRemoteOptions(program.command('mcp'))
+    .option('--label <text>', 'the label of the locks the agent takes', 'MCP agent')
+    .action((opts: McpOptions) =>
+      runCommand(io, async () => {
+        const remote = connect(opts, io.env);
+        const { createGalleyMcp } = await import('@galley/mcp');
+        const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+        const mcp = createGalleyMcp({
+          client: remote.client,
+          label: opts.label,
+          version: galleyVersion(),
+        });
+        const transport = new StdioServerTransport();
+        const ended = new Promise<void>((resolve) => {
+          transport.onclose = resolve;
+          process.stdin.once('end', resolve);
+          process.once('SIGTERM', resolve);
+          process.once('SIGINT', resolve);
+        });
+        await mcp.server.connect(transport);
+        await ended;
+        await mcp.close();
+        return exitCodes.ok;
+      }),
+    );
+}

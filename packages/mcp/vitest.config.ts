@@ -1,0 +1,3 @@
+import { galleyVitestConfig } from '../../vitest.shared.js';
+
+export default galleyVitestConfig('mcp');
