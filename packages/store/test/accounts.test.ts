@@ -57,7 +57,7 @@ describeStores('accounts', (t) => {
     expect(numbers).toEqual(Array.from({ length: 8 }, (_, i) => FIRST_ACCOUNT_NUMBER + i));
   });
 
-  it('verifies logins with the scrypt hash and changes passwords', async () => {
+  it('verifies logins with the Argon2id hash and changes passwords', async () => {
     const created = await t.store.accounts.create({
       email: 'login@example.org',
       name: 'L',
@@ -71,6 +71,14 @@ describeStores('accounts', (t) => {
     expect(await t.store.accounts.verifyLogin('nobody@example.org', 'right')).toBeNull();
     expect(await t.store.accounts.setPassword(created.account.accountNumber, 'new')).toBe(true);
     expect(await t.store.accounts.verifyLogin('login@example.org', 'new')).not.toBeNull();
+    const { password_hash: stored } = await t.store.db
+      .selectFrom('accounts')
+      .select('password_hash')
+      .where('account_number', '=', created.account.accountNumber)
+      .executeTakeFirstOrThrow();
+    expect(stored).toMatch(
+      /^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/,
+    );
   });
 
   it('deletes an account: it signs in no more, and its e-mail is free again', async () => {

@@ -1,3 +1,4 @@
+import { randomBytes, scryptSync } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from './harness.js';
@@ -151,6 +152,40 @@ describe('screen sessions', () => {
     expect(setCookie).toMatch(/HttpOnly/);
     expect(setCookie).toMatch(/SameSite=Strict/);
     expect(setCookie).not.toMatch(/Secure/); // the base URL is http
+  });
+
+  it('replaces an older scrypt hash by Argon2id at the next successful login', async () => {
+    const { account } = await s.addAccount('old-hash@example.org', 'Old');
+    // The hash an earlier release stored: scrypt at N=2^14, r=8, p=1.
+    const salt = randomBytes(16);
+    const key = scryptSync('old secret', salt, 64, { N: 16384, r: 8, p: 1 });
+    const scryptHash = [
+      'scrypt',
+      16384,
+      8,
+      1,
+      salt.toString('base64url'),
+      key.toString('base64url'),
+    ];
+    const storedHash = () =>
+      s.store.db
+        .selectFrom('accounts')
+        .select('password_hash')
+        .where('account_number', '=', account.accountNumber)
+        .executeTakeFirstOrThrow()
+        .then((row) => row.password_hash);
+    await s.store.db
+      .updateTable('accounts')
+      .set({ password_hash: scryptHash.join('$') })
+      .where('account_number', '=', account.accountNumber)
+      .execute();
+    expect((await login('old-hash@example.org', 'wrong')).res.status).toBe(401);
+    expect(await storedHash()).toBe(scryptHash.join('$')); // a failed login changes nothing
+    expect((await login('old-hash@example.org', 'old secret')).res.status).toBe(200);
+    expect(await storedHash()).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    // The new hash takes the same password, and only it.
+    expect((await login('old-hash@example.org', 'old secret')).res.status).toBe(200);
+    expect((await login('old-hash@example.org', 'wrong')).res.status).toBe(401);
   });
 
   it('401 invalid_credentials for a wrong password or an unknown e-mail', async () => {

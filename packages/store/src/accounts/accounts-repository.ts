@@ -131,7 +131,19 @@ export class AccountsRepository {
       await verifyPassword(password, DUMMY_HASH);
       return null;
     }
-    return (await verifyPassword(password, row.password_hash)) ? toAccount(row) : null;
+    const { ok, rehash } = await verifyPassword(password, row.password_hash);
+    if (!ok) return null;
+    // An older kind of hash is replaced now that the password is known (only if unchanged
+    // meanwhile: a password set by another request wins).
+    if (rehash) {
+      await this.#scope.db
+        .updateTable('accounts')
+        .set({ password_hash: await hashPassword(password) })
+        .where('account_number', '=', row.account_number)
+        .where('password_hash', '=', row.password_hash)
+        .execute();
+    }
+    return toAccount(row);
   }
 
   async setPassword(accountNumber: number, password: string): Promise<boolean> {
@@ -144,5 +156,6 @@ export class AccountsRepository {
   }
 }
 
+/** A well-formed Argon2id hash of no password: checking against it costs what a real check does. */
 const DUMMY_HASH =
-  'scrypt$16384$8$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+  '$argon2id$v=19$m=19456,t=2,p=1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
