@@ -1,5 +1,6 @@
 // Renders an OpenAPI document as a Markdown reference, so docs/ is generated from the very
 // schemas that validate requests and cannot drift from the code.
+import { schemaText } from './schema-text.js';
 
 type Json = Record<string, unknown>;
 
@@ -7,32 +8,6 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 function asObject(value: unknown): Json {
   return value && typeof value === 'object' ? (value as Json) : {};
-}
-
-/** A one-line type summary of a JSON Schema: `{id: string, tags: string[]}`. */
-export function schemaSummary(schema: unknown, depth = 0): string {
-  const s = asObject(schema);
-  if (typeof s.$ref === 'string') return s.$ref.split('/').pop() ?? 'object';
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    if (Array.isArray(s[key]))
-      return (s[key] as unknown[]).map((x) => schemaSummary(x, depth)).join(' | ');
-  }
-  if (Array.isArray(s.enum)) return s.enum.map((v) => JSON.stringify(v)).join(' | ');
-  if ('const' in s) return JSON.stringify(s.const);
-  const type = Array.isArray(s.type) ? s.type.join(' | ') : s.type;
-  if (type === 'array') return `${schemaSummary(s.items, depth)}[]`;
-  if (type === 'object' || s.properties) {
-    const properties = asObject(s.properties);
-    const keys = Object.keys(properties);
-    if (keys.length === 0) return 'object';
-    if (depth >= 1) return '{…}';
-    const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
-    const fields = keys.map(
-      (k) => `${k}${required.has(k) ? '' : '?'}: ${schemaSummary(properties[k], depth + 1)}`,
-    );
-    return `{${fields.join(', ')}}`;
-  }
-  return typeof type === 'string' ? type : 'any';
 }
 
 function text(value: unknown): string {
@@ -43,14 +18,100 @@ function cell(text: string): string {
   return text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 }
 
-function bodySummary(content: unknown): string {
-  const entries = Object.entries(asObject(content));
-  return entries
-    .map(
-      ([type, media]) =>
-        `${type}${asObject(media).schema ? `: \`${cell(schemaSummary(asObject(media).schema))}\`` : ''}`,
-    )
-    .join('; ');
+/** A type short enough for a table cell, or undefined when it needs a block of its own. */
+function inlineType(schema: unknown): string | undefined {
+  const type = schemaText(schema);
+  return type.includes('\n') || type.length > 60 ? undefined : `\`${cell(type)}\``;
+}
+
+function typeBlock(schema: unknown): string[] {
+  return ['```ts', schemaText(schema), '```', ''];
+}
+
+/** How callers prove who they are, from the document's security schemes. */
+function credentialsText(document: Json): string[] {
+  const schemes = asObject(asObject(document.components).securitySchemes);
+  if (!Object.keys(schemes).length) return [];
+  return [
+    'Every operation needs credentials unless it says otherwise: an API token in the header ' +
+      '`Authorization: Bearer glly_…` (issued on the screen or with `galley tokens issue`), or the ' +
+      'screen’s session cookie (whose writes also carry its `X-CSRF-Token`).',
+    '',
+  ];
+}
+
+/** The request body: each media type with its shape (a form as its fields). */
+function requestBodyLines(requestBody: Json): string[] {
+  const content = Object.entries(asObject(requestBody.content));
+  if (!content.length) return [];
+  const about = text(requestBody.description);
+  const optional = requestBody.required === false ? ' (may be left out)' : '';
+  // One media type takes the description on its own line; several share it above them.
+  const lines = content.length > 1 && about ? [`Request body: ${about}`, ''] : [];
+  for (const [type, media] of content) {
+    const schema = asObject(media).schema;
+    const intro = `Request body \`${type}\`${optional}`;
+    const said = content.length === 1 && about ? `: ${about}` : '';
+    if (!schema) {
+      lines.push(`${intro}${said || '.'}`, '');
+    } else if (type.startsWith('multipart/')) {
+      lines.push(
+        `${intro}${said}${said ? ' Fields:' : ', fields:'}`,
+        '',
+        ...formFields(asObject(schema)),
+        '',
+      );
+    } else {
+      lines.push(`${intro}${said}${said ? '' : ':'}`, '', ...typeBlock(schema));
+    }
+  }
+  return lines;
+}
+
+function formFields(schema: Json): string[] {
+  const properties = asObject(schema.properties);
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  return [
+    '| field | required | type |',
+    '|---|---|---|',
+    ...Object.entries(properties).map(
+      ([name, field]) =>
+        `| \`${name}\` | ${required.has(name) ? 'yes' : 'no'} | \`${cell(schemaText(field))}\` |`,
+    ),
+  ];
+}
+
+/** The table of answers, then the shapes too long for it. */
+function responseLines(responses: Json): string[] {
+  const table = ['| status | meaning | headers | body |', '|---|---|---|---|'];
+  const blocks: string[] = [];
+  for (const [status, response] of Object.entries(responses)) {
+    const r = asObject(response);
+    const headers = Object.keys(asObject(r.headers))
+      .map((name) => `\`${name}\``)
+      .join(', ');
+    const bodies = Object.entries(asObject(r.content)).map(([type, media]) => {
+      const schema = asObject(media).schema;
+      if (!schema) return `\`${type}\``;
+      const inline = inlineType(schema);
+      if (inline) return `\`${type}\`: ${inline}`;
+      blocks.push(`${status} \`${type}\`:`, '', ...typeBlock(schema));
+      return `\`${type}\`: below`;
+    });
+    table.push(`| ${status} | ${cell(text(r.description))} | ${headers} | ${bodies.join('; ')} |`);
+  }
+  return [...table, '', ...blocks];
+}
+
+/** The Problem shape every refusal has, said once. */
+function problemLines(document: Json): string[] {
+  const problem = asObject(asObject(asObject(document.components).schemas).Problem);
+  if (!Object.keys(problem).length) return [];
+  return [
+    'Every refusal is a `Problem`, plus the members its row names:',
+    '',
+    ...typeBlock(problem),
+  ];
 }
 
 export function openApiMarkdown(document: Json): string {
@@ -63,6 +124,8 @@ export function openApiMarkdown(document: Json): string {
     `Base URL in this rendering: \`${String(server)}\`.`,
     '',
     ...(info.description ? [text(info.description), ''] : []),
+    ...credentialsText(document),
+    ...problemLines(document),
   ];
   for (const [path, item] of Object.entries(asObject(document.paths))) {
     for (const method of METHODS) {
@@ -70,30 +133,23 @@ export function openApiMarkdown(document: Json): string {
       if (!op.summary) continue;
       lines.push(`## ${method.toUpperCase()} ${path}`, '', text(op.summary), '');
       if (op.description) lines.push(text(op.description), '');
+      if (Array.isArray(op.security) && op.security.length === 0) {
+        lines.push('No credentials needed.', '');
+      }
       const params = (op.parameters as Json[] | undefined) ?? [];
       if (params.length) {
         lines.push('| parameter | in | required | type |', '|---|---|---|---|');
         for (const p of params) {
           lines.push(
-            `| ${cell(String(p.name))} | ${String(p.in)} | ${p.required ? 'yes' : 'no'} | \`${cell(schemaSummary(p.schema))}\` |`,
+            `| ${cell(String(p.name))} | ${String(p.in)} | ${p.required ? 'yes' : 'no'} | \`${cell(schemaText(p.schema))}\` |`,
           );
         }
         lines.push('');
       }
-      const body = asObject(op.requestBody);
-      if (body.content) lines.push(`Request body: ${bodySummary(body.content)}`, '');
-      lines.push('| status | meaning | headers | body |', '|---|---|---|---|');
-      for (const [status, response] of Object.entries(asObject(op.responses))) {
-        const r = asObject(response);
-        const headers = Object.keys(asObject(r.headers))
-          .map((name) => `\`${name}\``)
-          .join(', ');
-        lines.push(
-          `| ${status} | ${cell(text(r.description))} | ${headers} | ${bodySummary(r.content)} |`,
-        );
-      }
-      lines.push('');
+      lines.push(...requestBodyLines(asObject(op.requestBody)));
+      lines.push(...responseLines(asObject(op.responses)));
     }
   }
+  while (lines.at(-1) === '') lines.pop();
   return lines.join('\n');
 }

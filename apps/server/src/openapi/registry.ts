@@ -100,18 +100,43 @@ const PLATFORM_NOTES = [
   'Any operation may answer 503 `storage_unavailable` (with `Retry-After`) or 507 `storage_full` when the service’s storage fails; see docs/operations.md.',
 ].join('\n\n');
 
-/** The refusals any operation with a query or a body can answer, unless it says more. */
 const QUERY_REFUSED: ResponseSpec = {
   description:
     'Invalid query (`errors`): a bad `per_page` or `page` cursor, or an unknown parameter',
 };
 const BODY_TOO_LARGE: ResponseSpec = { description: 'The body is larger than the limit' };
-const BODY_RESPONSES: Record<number, ResponseSpec> = {
-  400: { description: 'The body is not JSON (or not the declared form)' },
-  413: BODY_TOO_LARGE,
-  415: { description: 'JSON declared in a charset other than UTF-8, or in an unknown coding' },
-  422: { description: 'Invalid request body (`errors`)' },
-};
+const JSON_CODING = 'JSON declared in a charset other than UTF-8, or in an unknown coding';
+const BODY_INVALID: ResponseSpec = { description: 'Invalid request body (`errors`)' };
+
+/**
+ * The refusals an operation's input can cause, unless it says more: the ones of what it reads
+ * (its `X-Editor-Client`, query, JSON body or upload), and only those.
+ */
+function inputResponses(spec: RouteSpec): Record<number, ResponseSpec> {
+  const upload = spec.requestBody?.contentType;
+  const json = spec.body !== undefined || upload === 'application/json';
+  const raw = upload !== undefined && upload !== 'application/json';
+  const badRequest: string[] = [];
+  if (spec.editorClient) badRequest.push('missing or invalid `X-Editor-Client`');
+  if (json) badRequest.push('a body that is not JSON');
+  if (upload?.startsWith('multipart/')) badRequest.push(`a body that is not \`${upload}\``);
+  const unsupported: string[] = [];
+  if (json) unsupported.push(JSON_CODING);
+  if (raw) unsupported.push(UPLOAD_ENCODED.description);
+  const responses: Record<number, ResponseSpec> = {};
+  if (badRequest.length) responses[400] = { description: sentence(badRequest) };
+  if (json || raw) responses[413] = BODY_TOO_LARGE;
+  if (unsupported.length) responses[415] = { description: sentence(unsupported) };
+  if (json) responses[422] = BODY_INVALID;
+  else if (spec.query) responses[422] = QUERY_REFUSED;
+  return responses;
+}
+
+/** `a, or b`, capitalised. */
+function sentence(parts: string[]): string {
+  const text = parts.join(', or ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
 
 /** The routes of one interface, and its OpenAPI 3.1 document generated from their zod schemas. */
 export class ApiRegistry {
@@ -227,9 +252,7 @@ function operation(spec: RouteSpec): JsonSchema {
     : STORAGE_RESPONSES;
   const responses = {
     ...(authenticated ? COMMON_RESPONSES : {}),
-    ...(spec.query ? { 422: QUERY_REFUSED } : {}),
-    ...(spec.body ? BODY_RESPONSES : {}),
-    ...(spec.requestBody ? { 413: BODY_TOO_LARGE, 415: UPLOAD_ENCODED } : {}),
+    ...inputResponses(spec),
     ...spec.responses,
     ...storage,
   };

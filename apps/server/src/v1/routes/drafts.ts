@@ -10,12 +10,11 @@ import type { SaveService } from '../services/save-service.js';
 import { checkFailure, projectBusy, writeResponses } from './projects.js';
 
 const tags = ['Page editing'];
-const conflict = {
-  description:
-    '`lock_required`, `stale_draft_token`, `revision_conflict`, `nothing_to_undo`/`redo`, ' +
-    '`draft_unusable` (a draft that can no longer be rebuilt: discard it), `commit_id_reused` ' +
-    '(a save whose commit_id already saved another page)',
-};
+/** 409: the refusals of the editing flow, each where it can happen. */
+const conflict = (...codes: string[]) => ({ description: codes.join('; ') });
+const lockRequired = '`lock_required`: take the project’s lock first';
+const stale = '`stale_draft_token`: send the newest draft token';
+const unusable = '`draft_unusable`: a draft that can no longer be rebuilt (discard it)';
 
 /** Steps 2 to 4 of the editing flow: drafts, operations, draft undo/redo, save. */
 export function draftRoutes(api: ApiRouter, ctx: V1Context, saves: SaveService): void {
@@ -31,7 +30,7 @@ export function draftRoutes(api: ApiRouter, ctx: V1Context, saves: SaveService):
       params: PageParams,
       responses: writeResponses({
         200: { description: 'The draft with its newest token', schema: v1.DraftAnswer },
-        409: conflict,
+        409: conflict(lockRequired, unusable),
       }),
     },
     async ({ req, res, params }) => {
@@ -53,7 +52,7 @@ export function draftRoutes(api: ApiRouter, ctx: V1Context, saves: SaveService):
       params: PageParams,
       responses: writeResponses({
         204: { description: 'Discarded (or there was none)' },
-        409: { description: '`lock_required`' },
+        409: conflict(lockRequired),
       }),
     },
     async ({ req, res, params }) => {
@@ -78,7 +77,7 @@ export function draftRoutes(api: ApiRouter, ctx: V1Context, saves: SaveService):
       responses: writeResponses({
         200: { description: 'The draft’s operations in effect', schema: v1.DraftLogAnswer },
         404: { description: 'No such page, or the caller has no open draft of it (`no_draft`)' },
-        409: { description: '`lock_required`' },
+        409: conflict(lockRequired),
       }),
     },
     async ({ req, res, params }) => {
@@ -102,7 +101,7 @@ export function draftRoutes(api: ApiRouter, ctx: V1Context, saves: SaveService):
       body: v1.OperationRequest,
       responses: writeResponses({
         200: { description: 'The new draft token and what changed', schema: v1.OperationAnswer },
-        409: conflict,
+        409: conflict(lockRequired, stale, unusable),
       }),
     },
     async ({ req, res, params, body }) => {
@@ -126,9 +125,14 @@ export function draftRoutes(api: ApiRouter, ctx: V1Context, saves: SaveService):
         tags,
         editorClient: true,
         params: PageParams,
+        requestBody: {
+          contentType: 'application/json',
+          required: false,
+          description: 'None, or `{}`',
+        },
         responses: writeResponses({
           200: { description: 'Answered like an operation', schema: v1.OperationAnswer },
-          409: conflict,
+          409: conflict(lockRequired, `\`nothing_to_${direction}\``, unusable),
         }),
       },
       async ({ req, res, params }) => {
@@ -155,7 +159,13 @@ export function draftRoutes(api: ApiRouter, ctx: V1Context, saves: SaveService):
       body: v1.SaveRequest,
       responses: writeResponses({
         200: { description: 'The saved revision', schema: v1.Saved },
-        409: conflict,
+        409: conflict(
+          lockRequired,
+          stale,
+          '`revision_conflict`: the page changed since the draft’s base (`current_revision`)',
+          '`commit_id_reused`: the commit_id already saved another page',
+          unusable,
+        ),
         422: checkFailure,
         503: projectBusy,
       }),

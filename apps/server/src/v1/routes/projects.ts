@@ -67,7 +67,6 @@ export function projectRoutes(api: ApiRouter, ctx: V1Context): void {
           schema: v1.CreatedProject,
           headers: { Location: { description: 'URL of the new project' } },
         },
-        400: { description: 'Missing or invalid X-Editor-Client, or not multipart' },
         413: { description: 'The ZIP is too large' },
         422: checkFailure,
       },
@@ -155,13 +154,14 @@ export const projectBusy = {
   description: '`project_busy`: other changes of the project kept coming first; see Retry-After',
 };
 
-/** The refusals every project write can answer, plus its own answers (which say more). */
+/**
+ * The refusals every project write can answer, plus its own answers (which say more); those of
+ * its input (400, 413, 415, 422) come from what it reads (see `inputResponses`).
+ */
 export function writeResponses(own: Record<number, ResponseSpec>): Record<number, ResponseSpec> {
   return {
-    400: { description: 'Missing or invalid X-Editor-Client, or a body that is not JSON' },
     403: { description: 'The caller’s role does not allow this' },
     404: notFound,
-    422: { description: 'Invalid request body (`errors`)' },
     423: { description: 'Another client holds the lock (`lock`)' },
     ...own,
   };
