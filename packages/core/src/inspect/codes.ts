@@ -21,11 +21,12 @@ export const inspectCodes = {
   },
   'schema.missing': {
     message: 'The JSON file names no schema.',
-    suggestion: 'Give the file a schema (svc://schemas/<kind>/<version>), see GET /schemas.',
+    suggestion:
+      'Give the file a schema (svc://schemas/<kind>/<version>): GET /api/v2/schemas lists them, /api/v1/schemas/<kind>/<version> shows one.',
   },
   'schema.unknown': {
     message: 'The schema URI names no schema of the service.',
-    suggestion: 'Use a URI listed by GET /schemas, such as svc://schemas/palette/1.',
+    suggestion: 'Use a URI listed by GET /api/v2/schemas, such as svc://schemas/palette/1.',
   },
   'schema.invalid': {
     message: 'The JSON does not match its schema.',
