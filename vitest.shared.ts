@@ -6,6 +6,8 @@ import { defineConfig, type ViteUserConfig } from 'vitest/config';
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 export const galleyAliases = {
+  // Before '@galley/core', which would otherwise take it as a folder of src/index.ts.
+  '@galley/core/folder': `${root}packages/core/src/folder.ts`,
   '@galley/core': `${root}packages/core/src/index.ts`,
   '@galley/store': `${root}packages/store/src/index.ts`,
   '@galley/client': `${root}packages/client/src/index.ts`,

@@ -3,6 +3,7 @@ export * from './report/shown-values.js';
 export * from './report/codes.js';
 export * from './report/folder.js';
 export * from './media/catalog.js';
+export * from './media/schema.js';
 export * from './draft/index.js';
 export * from './zip/index.js';
 export * from './checks/index.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { checkZip, isPlainSiteZip, readZip } from '@galley/core';
+import { checkZip, isPlainSiteZip, readZip } from '@galley/core/folder';
 import type { CliIo } from '../io.js';
 import { exitCodes, runCommand } from '../lib/exit.js';
 import { paintFor } from '../lib/paint.js';

@@ -1,7 +1,7 @@
 import { readdir, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { mediaCatalog } from '@galley/core';
+import { mediaCatalog } from '@galley/core/folder';
 import type { CliIo } from '../io.js';
 import { exitCodes, InputError, notEmpty, runCommand } from '../lib/exit.js';
 import { makeFolder, writeReason } from '../lib/files.js';

@@ -2,8 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { lstat, mkdir, open, readlink, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import { writeZip, zipDeflateLevel } from '@galley/core';
-import type { Folder } from '@galley/core';
+import { writeZip, zipDeflateLevel } from '@galley/core/folder';
+import type { Folder } from '@galley/core/folder';
 import { CommandFailure, InputError, notEmpty } from './exit.js';
 
 /** Lower-case hex SHA-256, as the service writes it (decisions §8). */

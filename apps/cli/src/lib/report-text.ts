@@ -1,5 +1,5 @@
-import { shownValues, violationCodes } from '@galley/core';
-import type { CheckReport, CodeCatalog, Violation } from '@galley/core';
+import { shownValues, violationCodes } from '@galley/core/folder';
+import type { CheckReport, CodeCatalog, Violation } from '@galley/core/folder';
 import type { Paint } from './paint.js';
 
 /** True when no check failed: warnings and `unchecked` (which only comes with warnings) pass. */

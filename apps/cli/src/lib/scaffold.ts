@@ -1,4 +1,4 @@
-import type { Medium } from '@galley/core';
+import type { Medium } from '@galley/core/folder';
 
 const escapeHtml = (text: string) =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');

@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { RequestHandler } from 'express';
 import { problem } from '../http/problem.js';
 import { screenCss } from './style.js';
@@ -8,7 +10,13 @@ import { screenCss } from './style.js';
 /** The bundles that packages/browser builds into its dist/ (turbo builds it before the server). */
 const bundles = new Set(['galley.min.js', 'galley-screen.min.js', 'galley-screen.css']);
 
+/**
+ * Where the bundles are: in the packed `galley` (apps/cli/scripts/pack.ts) a `browser/` folder
+ * beside this module, which is bundled into it; in the repo, @galley/browser's dist/.
+ */
 function browserDist(): string {
+  const packed = fileURLToPath(new URL('./browser/', import.meta.url));
+  if (existsSync(packed)) return packed;
   const require = createRequire(import.meta.url);
   return join(dirname(require.resolve('@galley/browser/package.json')), 'dist');
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CheckReport } from '../report/violation.js';
 import { controlCharacterOf } from '../checks/rules/text.js';
-import { MediumRef } from '../media/catalog.js';
+import { MediumRef } from '../media/schema.js';
 import { Operation, OperationRequest, OperationResult, OutlineEntry } from '../draft/schema.js';
 import { Sha256, StoredNumber, Timestamp, Uuid } from './common.js';
 

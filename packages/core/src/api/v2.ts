@@ -1,7 +1,8 @@
 // Bodies of the asset interface (/api/v2): asset-api-v2.md as settled by decisions §6 and §8.
 // The inspection shapes are the inspection module's own (one schema, re-exported here).
 import { z } from 'zod';
-import { MediumRef, mediaCatalog } from '../media/catalog.js';
+import { mediaCatalog } from '../media/catalog.js';
+import { MediumRef } from '../media/schema.js';
 import { CheckOutcome } from '../report/violation.js';
 import { AssetKind, Inspection, InspectionSummary } from '../inspect/inspection.js';
 import {

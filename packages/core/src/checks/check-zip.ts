@@ -1,5 +1,5 @@
 import type { CheckReport } from '../report/violation.js';
-import { checkNames, contracts } from '../report/violation.js';
+import { checkNames, contracts } from '../report/contract.js';
 import { readZip } from '../zip/read.js';
 import type { ZipLimits } from '../zip/limits.js';
 import { checkFolder, orderViolations, outcomes } from './check-folder.js';

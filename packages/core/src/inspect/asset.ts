@@ -1,5 +1,6 @@
 import type { Folder } from '../report/folder.js';
-import { canvasFormats, findMedium, type Medium, type MediumRef } from '../media/catalog.js';
+import { canvasFormats, findMedium } from '../media/catalog.js';
+import type { Medium, MediumRef } from '../media/schema.js';
 import { createFileReaders, type FileReaders } from '../checks/context.js';
 import { decodeUtf8 } from '../checks/rules/text.js';
 import type { Violation } from '../report/violation.js';

@@ -1,5 +1,6 @@
 import { contracts, type CheckOutcome, type Violation } from '../report/violation.js';
-import { mediaCatalog, type Medium } from '../media/catalog.js';
+import { mediaCatalog } from '../media/catalog.js';
+import type { Medium } from '../media/schema.js';
 import {
   createAssetContext,
   type AssetContext,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CheckOutcome, Contracts } from '../report/violation.js';
-import { Medium } from '../media/catalog.js';
+import { Medium } from '../media/schema.js';
 
 /** Asset kinds (decisions §6). */
 export const AssetKind = z.enum(['image', 'font', 'production', 'data']);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { Medium, MediumRef } from './schema.js';
 
 export const webFormats = [
   'html',
@@ -41,16 +41,6 @@ export const textFormats: ReadonlySet<string> = new Set([
 
 export const canvasFormats = ['html', 'css', 'png', 'jpeg', 'gif', 'webp', 'svg', 'woff2'] as const;
 
-export const Medium = z.object({
-  id: z.string(),
-  version: z.number().int(),
-  label: z.string(),
-  type: z.enum(['site', 'display', 'print']),
-  canvas: z.object({ width: z.number().int(), height: z.number().int() }).optional(),
-  formats: z.array(z.string()),
-});
-export type Medium = z.infer<typeof Medium>;
-
 const canvasMedium = (
   id: string,
   label: string,
@@ -75,9 +65,6 @@ export const mediaCatalog: readonly Medium[] = [
   canvasMedium('social', 'Social 1080×1080', 'display', 1080, 1080),
   canvasMedium('print-a4', 'Print A4 2480×3508', 'print', 2480, 3508),
 ];
-
-export const MediumRef = z.object({ id: z.string(), version: z.number().int() });
-export type MediumRef = z.infer<typeof MediumRef>;
 
 export function findMedium(ref: MediumRef): Medium | undefined {
   return mediaCatalog.find((m) => m.id === ref.id && m.version === ref.version);

@@ -1,4 +1,4 @@
-import { contracts } from '../report/violation.js';
+import { contracts } from '../report/contract.js';
 import { declaredNames } from '../zip/directory.js';
 import { readZip, isZip, type ReadZipResult, type ZipLimits } from '../zip/index.js';
 import { convertSite, type ConvertSiteOptions, type SiteConversion } from './convert.js';

@@ -1,6 +1,6 @@
 import { violation } from '../report/codes.js';
 import type { Violation } from '../report/violation.js';
-import { compareViolations } from '../report/violation.js';
+import { compareViolations } from '../report/contract.js';
 import { methods } from './bytes.js';
 import { crc32 } from './crc32.js';
 import { readCentralDirectory } from './directory.js';

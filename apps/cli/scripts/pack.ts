@@ -1,0 +1,144 @@
+// Packs the `galley` command into one npm tarball that installs on a machine without the repo:
+//   dist/galley.js   the CLI, with the core, the store and the server bundled into chunks beside
+//                    it that each command loads when it runs
+//   dist/browser/    the editing screen's bundles, which the server sends as they are
+//   package.json     bin `galley`; only what cannot be bundled stays a dependency: better-sqlite3
+//                    (native) and the Fontsource fonts the service seeds (read as files)
+// Run: `tsx scripts/pack.ts [--out DIR] [--install]` (prints the tarball's path; --install also
+// runs `npm install -g` on it). Tests call `packCli()`.
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+import type { Plugin } from 'esbuild';
+import { bundleBrowser } from '../../../packages/browser/scripts/bundle.js';
+
+const cliDir = fileURLToPath(new URL('..', import.meta.url));
+const repo = join(cliDir, '../..');
+
+interface Manifest {
+  name: string;
+  version: string;
+  description?: string;
+  license?: string;
+  dependencies?: Record<string, string>;
+}
+const manifestOf = async (dir: string): Promise<Manifest> =>
+  JSON.parse(await readFile(join(repo, dir, 'package.json'), 'utf8')) as Manifest;
+
+/** Packages that stay real dependencies, with the workspace package whose range they take. */
+const installed = {
+  'better-sqlite3': 'packages/store', // a native addon, built or fetched for the machine
+  '@fontsource/inter': 'apps/server', // font files the service reads and seeds (decisions §6)
+  '@fontsource/merriweather': 'apps/server',
+} as const;
+
+/** Required only by code paths Galley never takes (pg's native binding). */
+const neverLoaded = ['pg-native'];
+
+async function dependencies(): Promise<Record<string, string>> {
+  const entries = await Promise.all(
+    Object.entries(installed).map(async ([name, from]) => {
+      const range = (await manifestOf(from)).dependencies?.[name];
+      if (range === undefined) throw new Error(`${from}/package.json no longer depends on ${name}`);
+      return [name, range] as const;
+    }),
+  );
+  return Object.fromEntries(entries);
+}
+
+/**
+ * The installed packages are loaded with `require` where the bundle first uses them, not
+ * imported at its top as esbuild leaves external ES imports: `galley --help` then loads no
+ * native addon, and a command that needs none runs where better-sqlite3 is not built.
+ */
+const requiredWhereUsed: Plugin = {
+  name: 'required-where-used',
+  setup(b) {
+    const names = new RegExp(`^(${Object.keys(installed).join('|')})$`);
+    b.onResolve({ filter: names }, (args) =>
+      // The module below requires the package itself: that require is left to Node.
+      args.namespace === 'required'
+        ? { path: args.path, external: true }
+        : { path: args.path, namespace: 'required' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'required' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+/** Writes the package to pack into `dir`: the bundle, the screen's bundles, a package.json. */
+export async function stageCli(dir: string): Promise<Manifest> {
+  const cli = await manifestOf('apps/cli');
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(join(dir, 'dist'), { recursive: true });
+  await build({
+    entryPoints: { galley: join(cliDir, 'src/bin.ts') },
+    outdir: join(dir, 'dist'),
+    splitting: true,
+    chunkNames: '[name]-[hash]', // beside galley.js: `../package.json` is the package's from each
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    conditions: ['@galley/source'],
+    // ES modules first: jsonc-parser's `main` is a UMD build whose require() esbuild cannot follow.
+    mainFields: ['module', 'main'],
+    external: neverLoaded,
+    plugins: [requiredWhereUsed],
+    minify: true,
+    legalComments: 'linked',
+    logLevel: 'error',
+    // CommonJS dependencies (express, pg…) call require() for Node's own modules.
+    banner: {
+      js: "import { createRequire as galleyRequire } from 'node:module'; const require = galleyRequire(import.meta.url);",
+    },
+  });
+  await bundleBrowser({ outDir: join(dir, 'dist/browser') });
+  await rm(join(dir, 'dist/browser/galley.js')); // the readable library: the server sends only the rest
+  const manifest = {
+    name: cli.name,
+    version: cli.version,
+    description: 'Galley: an open service for editing web and display-media projects',
+    type: 'module',
+    private: true, // installed from its tarball, never published
+    bin: { galley: 'dist/galley.js' },
+    engines: { node: '>=20.19' },
+    files: ['dist'],
+    dependencies: await dependencies(),
+  };
+  await writeFile(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  return manifest;
+}
+
+/** Stages the package and packs it into `outDir`; answers the tarball's path. */
+export async function packCli(outDir: string): Promise<string> {
+  const stage = await mkdtemp(join(tmpdir(), 'galley-pack-'));
+  try {
+    await stageCli(stage);
+    await mkdir(outDir, { recursive: true });
+    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', outDir], {
+      cwd: stage,
+      encoding: 'utf8',
+    });
+    const [{ filename }] = JSON.parse(out) as [{ filename: string }];
+    return join(outDir, filename);
+  } finally {
+    await rm(stage, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const { values } = parseArgs({
+    options: { out: { type: 'string' }, install: { type: 'boolean' } },
+  });
+  const tarball = await packCli(values.out ?? join(cliDir, 'pack'));
+  console.log(tarball);
+  if (values.install)
+    execFileSync('npm', ['install', '--global', tarball], { stdio: 'inherit' });
+}
