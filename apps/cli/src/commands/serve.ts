@@ -114,76 +114,77 @@ export function registerServe(program: Command, io: CliIo): void {
       'server processes (GALLEY_WORKERS, default one per core; 1: a single process)',
       wholeNumberOption(1, 256),
     )
-    .action(
-      async (opts: { port?: number; data?: string; baseUrl?: string; workers?: number }) => {
-        const data = dataOption(opts.data);
-        checkUrlVariables(io.env);
-        // Loaded here, not at the top: the other commands start without the server and its store.
-        const { bootstrapOffice, loadConfig } = await import('@galley/server');
-        const { openStore, systemClock } = await import('@galley/store');
-        const config = loadConfig(io.env, {
-          ...(opts.port !== undefined ? { port: opts.port } : {}),
-          ...(data !== undefined ? { dataDir: data } : {}),
-          ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl.replace(/\/+$/, '') } : {}),
-          ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
-        });
-        const storeOptions = { ...(await storeOptionsFor(config.dataDir, io.env)), clock: systemClock };
-        const explicitBaseUrl = opts.baseUrl !== undefined || !!io.env.GALLEY_BASE_URL;
-        const baseUrlFromListen = config.port === 0 && !explicitBaseUrl;
-        const start = { config, storeOptions, baseUrlFromListen };
-        // A worker of the cluster below: it serves, and the primary does everything else.
-        if (await serveAsWorker(start)) return;
-        // Port 0 picks a free port: nothing to find out beforehand.
-        if (config.port !== 0) await probePort(config.host, config.port);
-        await makeDataFolder(config.dataDir);
-        // Opened (and migrated) here once, before any worker opens it.
-        const store = await openStore(storeOptions);
-        const service = await startService({ ...start, store }).catch(async (error: unknown) => {
-          await store.close();
-          // The port was taken between the probe and here (or refused): say so; else as it is.
-          const syscall = (error as { syscall?: unknown }).syscall;
-          throw syscall === 'listen' ? listenFailure(error, config.host, config.port) : error;
-        });
-        // Only now that it listens: a failed start leaves no office account whose password and
-        // token were printed and then lost with the process.
-        const office = await bootstrapOffice(store).catch(async (error: unknown) => {
+    .action(async (opts: { port?: number; data?: string; baseUrl?: string; workers?: number }) => {
+      const data = dataOption(opts.data);
+      checkUrlVariables(io.env);
+      // Loaded here, not at the top: the other commands start without the server and its store.
+      const { bootstrapOffice, loadConfig } = await import('@galley/server');
+      const { openStore, systemClock } = await import('@galley/store');
+      const config = loadConfig(io.env, {
+        ...(opts.port !== undefined ? { port: opts.port } : {}),
+        ...(data !== undefined ? { dataDir: data } : {}),
+        ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl.replace(/\/+$/, '') } : {}),
+        ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
+      });
+      const storeOptions = {
+        ...(await storeOptionsFor(config.dataDir, io.env)),
+        clock: systemClock,
+      };
+      const explicitBaseUrl = opts.baseUrl !== undefined || !!io.env.GALLEY_BASE_URL;
+      const baseUrlFromListen = config.port === 0 && !explicitBaseUrl;
+      const start = { config, storeOptions, baseUrlFromListen };
+      // A worker of the cluster below: it serves, and the primary does everything else.
+      if (await serveAsWorker(start)) return;
+      // Port 0 picks a free port: nothing to find out beforehand.
+      if (config.port !== 0) await probePort(config.host, config.port);
+      await makeDataFolder(config.dataDir);
+      // Opened (and migrated) here once, before any worker opens it.
+      const store = await openStore(storeOptions);
+      const service = await startService({ ...start, store }).catch(async (error: unknown) => {
+        await store.close();
+        // The port was taken between the probe and here (or refused): say so; else as it is.
+        const syscall = (error as { syscall?: unknown }).syscall;
+        throw syscall === 'listen' ? listenFailure(error, config.host, config.port) : error;
+      });
+      // Only now that it listens: a failed start leaves no office account whose password and
+      // token were printed and then lost with the process.
+      const office = await bootstrapOffice(store).catch(async (error: unknown) => {
+        await service.stop();
+        await store.close();
+        throw error;
+      });
+      // The office's password and token exist nowhere else: when they cannot be written, the
+      // account is not kept, and the next start that can write them makes it again.
+      if (office) {
+        await io.deliver(firstStartText(office)).catch(async (error: unknown) => {
           await service.stop();
+          await store.accounts.delete(office.accountNumber);
           await store.close();
-          throw error;
+          throw undeliveredFailure(error, 'the office account was not kept');
         });
-        // The office's password and token exist nowhere else: when they cannot be written, the
-        // account is not kept, and the next start that can write them makes it again.
-        if (office) {
-          await io.deliver(firstStartText(office)).catch(async (error: unknown) => {
-            await service.stop();
-            await store.accounts.delete(office.accountNumber);
-            await store.close();
-            throw undeliveredFailure(error, 'the office account was not kept');
+      }
+      // Handlers go in before the listening line: whoever waits for that line may signal at once.
+      let stopping = false;
+      const stop = (signal: string) => {
+        if (stopping) service.abort(); // a second signal: stop now
+        stopping = true;
+        // Logged, not printed: stdout holds the log's JSON lines once the service runs.
+        service.logger.info({ signal }, 'stopping');
+        void service
+          .stop()
+          .then(() => store.close())
+          .then(() => process.exit(0))
+          .catch((error: unknown) => {
+            io.err(`galley: ${error instanceof Error ? error.message : String(error)}`);
+            process.exit(1);
           });
-        }
-        // Handlers go in before the listening line: whoever waits for that line may signal at once.
-        let stopping = false;
-        const stop = (signal: string) => {
-          if (stopping) service.abort(); // a second signal: stop now
-          stopping = true;
-          // Logged, not printed: stdout holds the log's JSON lines once the service runs.
-          service.logger.info({ signal }, 'stopping');
-          void service
-            .stop()
-            .then(() => store.close())
-            .then(() => process.exit(0))
-            .catch((error: unknown) => {
-              io.err(`galley: ${error instanceof Error ? error.message : String(error)}`);
-              process.exit(1);
-            });
-        };
-        process.on('SIGINT', () => stop('SIGINT'));
-        process.on('SIGTERM', () => stop('SIGTERM'));
-        // The address clients use (the base URL: what `watch` and the screen's links are built
-        // on), and where it listens when that differs (a proxy in front, localhost, a path).
-        const base = baseUrlFromListen ? service.url : config.baseUrl;
-        const listening = base === service.url ? '' : `, listening on ${service.url}`;
-        io.out(`Galley is at ${base}${listening} (data: ${config.dataDir})`);
-      },
-    );
+      };
+      process.on('SIGINT', () => stop('SIGINT'));
+      process.on('SIGTERM', () => stop('SIGTERM'));
+      // The address clients use (the base URL: what `watch` and the screen's links are built
+      // on), and where it listens when that differs (a proxy in front, localhost, a path).
+      const base = baseUrlFromListen ? service.url : config.baseUrl;
+      const listening = base === service.url ? '' : `, listening on ${service.url}`;
+      io.out(`Galley is at ${base}${listening} (data: ${config.dataDir})`);
+    });
 }

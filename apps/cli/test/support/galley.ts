@@ -71,6 +71,8 @@ export function serveProcess(
     args?: string[];
     env?: Record<string, string>;
     limitFileKiB?: number;
+    /** How long it may take to print where it listens (30 s; several workers take longer). */
+    startTimeoutMs?: number;
   } = {},
 ): Promise<Serving> {
   const args = ['serve', '--port', options.port ?? '0', '--data', data, ...(options.args ?? [])];
@@ -103,7 +105,10 @@ export function serveProcess(
       child.kill(signal);
     });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${output}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`serve did not start: ${output}`)),
+      options.startTimeoutMs ?? 30_000,
+    );
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     child.stdout.on('data', (d: Buffer) => {
       output += d.toString();

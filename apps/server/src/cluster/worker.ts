@@ -53,7 +53,10 @@ export function workerLink(): WorkerLink {
         () =>
           new Promise<string>((resolve, reject) => {
             const id = nextId++;
-            const timer = setTimeout(() => settle({ error: 'the primary did not answer' }), GATHER_TIMEOUT_MS);
+            const timer = setTimeout(
+              () => settle({ error: 'the primary did not answer' }),
+              GATHER_TIMEOUT_MS,
+            );
             const settle = (reply: { text?: string; error?: string }) => {
               clearTimeout(timer);
               answers.delete(id);

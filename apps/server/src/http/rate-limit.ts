@@ -41,7 +41,8 @@ function counterFor(store: Store, points: number): RateLimiterAbstract {
       inMemoryBlockOnConsumed: points,
     });
   }
-  if (cluster.isWorker) return new RateLimiterCluster({ ...options, timeoutMs: CLUSTER_TIMEOUT_MS });
+  if (cluster.isWorker)
+    return new RateLimiterCluster({ ...options, timeoutMs: CLUSTER_TIMEOUT_MS });
   return new RateLimiterMemory(options);
 }
 
