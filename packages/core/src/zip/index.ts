@@ -4,6 +4,8 @@ export { readZip, type ReadZipOptions, type ReadZipResult } from './read.js';
 export {
   writeZip,
   writeZipAsync,
+  streamZip,
+  type ZipSource,
   zipDeflateLevel,
   ZipWriteError,
   type AsyncRawDeflate,

@@ -66,18 +66,24 @@ const endRecordBytes = 22;
 const maxEntries = 0xffff;
 const maxOffset = 0xffffffff;
 
-interface Packed {
+/** What the headers say of an entry. */
+interface EntryHeader {
   readonly name: Uint8Array;
   readonly method: number;
   readonly crc: number;
   readonly size: number;
+  readonly compressedSize: number;
+}
+
+interface Packed extends EntryHeader {
   readonly data: Uint8Array;
 }
 
 /** The entry with `data` stored as given; `deflated` when deflating is worth trying. */
 function entryOf(path: string, content: Uint8Array): { entry: Packed; deflated: boolean } {
   const name = new TextEncoder().encode(path);
-  const entry = { name, crc: crc32(content), size: content.length, method: methods.stored };
+  const size = content.length;
+  const entry = { name, crc: crc32(content), size, compressedSize: size, method: methods.stored };
   return {
     entry: { ...entry, data: content },
     deflated: content.length > 0 && !isCompressedFormat(path),
@@ -87,7 +93,7 @@ function entryOf(path: string, content: Uint8Array): { entry: Packed; deflated: 
 /** Data that deflate cannot shrink is stored: the choice depends only on the bytes. */
 function withCompressed(entry: Packed, compressed: Uint8Array): Packed {
   return compressed.length < entry.size
-    ? { ...entry, method: methods.deflated, data: compressed }
+    ? { ...entry, method: methods.deflated, data: compressed, compressedSize: compressed.length }
     : entry;
 }
 
@@ -105,7 +111,7 @@ async function packAsync(
   return deflated ? withCompressed(entry, await deflate(content)) : entry;
 }
 
-function writeHeader(out: ByteWriter, entry: Packed): ByteWriter {
+function writeHeader(out: ByteWriter, entry: EntryHeader): ByteWriter {
   return out
     .u16(versionNeeded)
     .u16(utf8NameFlag)
@@ -113,7 +119,7 @@ function writeHeader(out: ByteWriter, entry: Packed): ByteWriter {
     .u16(dosTime)
     .u16(dosDate)
     .u32(entry.crc)
-    .u32(entry.data.length)
+    .u32(entry.compressedSize)
     .u32(entry.size)
     .u16(entry.name.length)
     .u16(0); // no extra fields
@@ -145,26 +151,71 @@ export async function writeZipAsync(
   return assemble(entries);
 }
 
+/** A file of a ZIP written by `streamZip`: its path, and its content when asked for. */
+export interface ZipSource {
+  path: string;
+  content: () => Promise<Uint8Array>;
+}
+
+/**
+ * `writeZipAsync`'s bytes, in pieces as they are ready: each entry is read and deflated when its
+ * turn nears (`ahead` entries at once, so several deflate at the same time), and written out
+ * before the next; the central directory follows the last. The first piece comes after the first
+ * entry whatever the folder's size, and only the entries in flight are held in memory.
+ */
+export async function* streamZip(
+  sources: readonly ZipSource[],
+  options: { deflate: AsyncRawDeflate; ahead?: number },
+): AsyncGenerator<Uint8Array, void, undefined> {
+  const sorted = sortedSources(sources);
+  const ahead = Math.max(1, options.ahead ?? 4);
+  const pack = async ({ path, content }: ZipSource) =>
+    packAsync(path, await content(), options.deflate);
+  const pending: Array<Promise<Packed>> = [];
+  const written: EntryHeader[] = [];
+  const offsets: number[] = [];
+  let offset = 0;
+  for (let next = 0; written.length < sorted.length;) {
+    while (next < sorted.length && pending.length < ahead) pending.push(pack(sorted[next++]!));
+    const entry = await pending.shift()!;
+    offsets.push(offset);
+    offset += localHeaderBytes + entry.name.length + entry.data.length;
+    if (offset > maxOffset) throw new ZipWriteError('too_large');
+    yield localHeader(entry);
+    yield entry.data;
+    const { data: _written, ...header } = entry;
+    written.push(header);
+  }
+  yield centralDirectory(written, offsets, offset);
+}
+
+function sortedSources(sources: readonly ZipSource[]): ZipSource[] {
+  const sorted = [...sources].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  if (sorted.length > maxEntries) throw new ZipWriteError('too_many_entries');
+  return sorted;
+}
+
 function sortedPaths(folder: Folder): string[] {
   const paths = [...folder.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   if (paths.length > maxEntries) throw new ZipWriteError('too_many_entries');
   return paths;
 }
 
-function assemble(entries: readonly Packed[]): Uint8Array {
-  const localBytes = entries.reduce(
-    (n, e) => n + localHeaderBytes + e.name.length + e.data.length,
-    0,
-  );
-  const centralBytes = entries.reduce((n, e) => n + centralHeaderBytes + e.name.length, 0);
-  if (localBytes + centralBytes > maxOffset) throw new ZipWriteError('too_large');
+/** The local header of `entry` with its name; its data follows it. */
+function localHeader(entry: EntryHeader): Uint8Array {
+  const out = new ByteWriter(new Uint8Array(localHeaderBytes + entry.name.length));
+  return writeHeader(out.u32(signatures.local), entry).raw(entry.name).bytes;
+}
 
-  const out = new ByteWriter(new Uint8Array(localBytes + centralBytes + endRecordBytes));
-  const offsets: number[] = [];
-  for (const entry of entries) {
-    offsets.push(out.offset);
-    writeHeader(out.u32(signatures.local), entry).raw(entry.name).raw(entry.data);
-  }
+/** The central directory of `entries` (at `offsets`) and the end record; it starts at `start`. */
+function centralDirectory(
+  entries: readonly EntryHeader[],
+  offsets: readonly number[],
+  start: number,
+): Uint8Array {
+  const centralBytes = entries.reduce((n, e) => n + centralHeaderBytes + e.name.length, 0);
+  if (start + centralBytes > maxOffset) throw new ZipWriteError('too_large');
+  const out = new ByteWriter(new Uint8Array(centralBytes + endRecordBytes));
   entries.forEach((entry, i) => {
     writeHeader(out.u32(signatures.central).u16(versionMadeBy), entry)
       .u16(0) // comment length
@@ -181,7 +232,27 @@ function assemble(entries: readonly Packed[]): Uint8Array {
     .u16(entries.length)
     .u16(entries.length)
     .u32(centralBytes)
-    .u32(localBytes)
+    .u32(start)
     .u16(0); // comment length
   return out.bytes;
+}
+
+function assemble(entries: readonly Packed[]): Uint8Array {
+  const offsets: number[] = [];
+  let offset = 0;
+  const parts: Uint8Array[] = [];
+  for (const entry of entries) {
+    offsets.push(offset);
+    offset += localHeaderBytes + entry.name.length + entry.data.length;
+    if (offset > maxOffset) throw new ZipWriteError('too_large');
+    parts.push(localHeader(entry), entry.data);
+  }
+  parts.push(centralDirectory(entries, offsets, offset));
+  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }
