@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import { randomBytes } from 'node:crypto';
 import type { Deps, ServerConfig } from '@galley/server';
 import type { Store, StoreOptions } from '@galley/store';
 
@@ -39,6 +40,11 @@ export async function startService(start: ServiceStart & { store: Store }): Prom
     };
   }
   const logger = createLogger(config.logLevel);
+  // The workers are one service behind one address: a preview pass one issues, another accepts.
+  // Without a secret set, they share one made here (each worker reads it from its environment).
+  if (config.previewSecret === null) {
+    process.env.GALLEY_PREVIEW_SECRET = randomBytes(32).toString('base64url');
+  }
   const supervisor = superviseWorkers({ count: config.workers, logger });
   const url = await supervisor.listening.catch(async (error: unknown) => {
     await supervisor.stop();
