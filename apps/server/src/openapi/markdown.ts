@@ -69,14 +69,17 @@ function requestBodyLines(requestBody: Json): string[] {
 }
 
 function formFields(schema: Json): string[] {
-  const properties = asObject(schema.properties);
+  const properties = Object.entries(asObject(schema.properties));
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  const about = (field: unknown) => cell(text(asObject(field).description));
+  // A column of meanings only when some field has one.
+  const meaning = properties.some(([, field]) => about(field)) ? ' meaning |' : '';
   return [
-    '| field | required | type |',
-    '|---|---|---|',
-    ...Object.entries(properties).map(
+    `| field | required | type |${meaning}`,
+    `|---|---|---|${meaning && '---|'}`,
+    ...properties.map(
       ([name, field]) =>
-        `| \`${name}\` | ${required.has(name) ? 'yes' : 'no'} | \`${cell(schemaText(field))}\` |`,
+        `| \`${name}\` | ${required.has(name) ? 'yes' : 'no'} | \`${cell(schemaText(field))}\` |${meaning && ` ${about(field)} |`}`,
     ),
   ];
 }
