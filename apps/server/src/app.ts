@@ -14,6 +14,7 @@ import { errorHandler, notFound } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
 import { createLogger, requestLogger } from './http/logging.js';
 import { rateLimiter } from './http/rate-limit.js';
+import { WorkPool } from './pool/work-pool.js';
 import { ServiceMetrics } from './metrics/metrics.js';
 import { metricsRoute, noteMount, requestMetrics } from './metrics/route.js';
 import { ApiRouter } from './openapi/api-router.js';
@@ -54,6 +55,8 @@ export function createApp(options: AppOptions): GalleyApp {
   metrics.database(store);
   const closeHooks: Array<() => void | Promise<void>> = [];
   const stopHooks: Array<() => void | Promise<void>> = [];
+  const pool = new WorkPool({ threads: config.poolThreads, inlineBytes: config.poolInlineBytes });
+  closeHooks.push(() => pool.close());
   const events = new EventHub({
     store,
     logger,
@@ -65,6 +68,7 @@ export function createApp(options: AppOptions): GalleyApp {
     clock,
     config,
     logger,
+    pool,
     metrics,
     events,
     onClose: (fn) => void closeHooks.push(fn),

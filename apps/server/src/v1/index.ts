@@ -47,7 +47,8 @@ export function v1Router(deps: ApiDeps, memory: V1Memory = defaultV1Memory): Rou
   const states = new RevisionStates(store, memory.stateBytes);
   const signals = new EditingSignals(deps.events);
   const changes = new ProjectChanges({ store, states, files, signals });
-  const drafts = new DraftService({ store, states, files, signals, cacheBytes: memory.draftBytes });
+  const { pool } = deps;
+  const drafts = new DraftService({ store, states, files, signals, pool, cacheBytes: memory.draftBytes });
   deps.metrics.draftCache(() => drafts.cacheStats);
   const pages = new SavedPages(states, files);
   const events = new PageEvents({
@@ -79,6 +80,7 @@ export function v1Router(deps: ApiDeps, memory: V1Memory = defaultV1Memory): Rou
     pages,
     signals,
     events,
+    pool,
     jsonLimitBytes: config.jsonLimitBytes,
     maxZipBytes: defaultZipLimits.maxArchiveBytes,
   };

@@ -2,9 +2,11 @@ import type { Request } from 'express';
 import { readMultipart } from '../http/multipart.js';
 import { addFieldError, newFieldErrors } from '../http/parse.js';
 import { problem } from '../http/problem.js';
+import type { V1Context } from './context.js';
+import type { Intake } from './services/folder-state.js';
 
 /** The multipart field `zip` of a folder upload (413 past `maxBytes`, counted while streaming). */
-export async function readZipUpload(req: Request, maxBytes: number): Promise<Uint8Array> {
+async function readZipUpload(req: Request, maxBytes: number): Promise<Uint8Array> {
   const { file, fields } = await readMultipart(req, { fileField: 'zip', maxFileBytes: maxBytes });
   const errors = newFieldErrors();
   for (const name of Object.keys(fields)) addFieldError(errors, name, 'unknown field');
@@ -15,6 +17,15 @@ export async function readZipUpload(req: Request, maxBytes: number): Promise<Uin
     });
   }
   return file.bytes;
+}
+
+/**
+ * A folder upload, judged (see `intakeZip`): a large ZIP in the pool, its bytes moved there, so
+ * reading, checking and converting it never holds the event loop.
+ */
+export async function intakeUpload(req: Request, ctx: V1Context): Promise<Intake> {
+  const zip = await readZipUpload(req, ctx.maxZipBytes);
+  return ctx.pool.run('intake', zip, { size: zip.byteLength, move: true });
 }
 
 /** Multipart request body as documented in the OpenAPI document. */

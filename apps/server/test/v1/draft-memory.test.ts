@@ -8,7 +8,9 @@ import { TestClock, openStore } from '@galley/store';
 import type { Store } from '@galley/store';
 import { EventHub } from '../../src/events/hub.js';
 import { createLogger } from '../../src/http/logging.js';
+import { WorkPool } from '../../src/pool/work-pool.js';
 import { DraftService } from '../../src/v1/services/draft-service.js';
+import type { DraftView } from '../../src/v1/services/draft-service.js';
 import { EditingSignals } from '../../src/v1/services/editing-signals.js';
 import { FolderFiles } from '../../src/v1/services/folder-files.js';
 import { WeightedLru } from '../../src/weighted-lru.js';
@@ -47,6 +49,19 @@ describe('WeightedLru', () => {
   });
 });
 
+/** A GET draft answer as the client reads it. */
+function answerOf(view: DraftView) {
+  return JSON.parse(view.json.toString('utf8')) as {
+    draft_token: string;
+    html: string;
+    outline: unknown[];
+    can_undo: boolean;
+  };
+}
+
+/** Everything on the event loop: these tests are about memory, not threads. */
+const pool = new WorkPool({ threads: 0, inlineBytes: 0 });
+
 describe('drafts without room in memory', () => {
   let dir: string;
   let store: Store;
@@ -79,8 +94,8 @@ describe('drafts without room in memory', () => {
     const { account, files, states, signals, pageId, access } = await ownedProject('a@example.org');
 
     // Two services on one store: one remembers drafts, the other has no room for any.
-    const roomy = new DraftService({ store, states, files, signals, cacheBytes: 1 << 26 });
-    const cramped = new DraftService({ store, states, files, signals, cacheBytes: 1 });
+    const roomy = new DraftService({ store, states, files, signals, pool, cacheBytes: 1 << 26 });
+    const cramped = new DraftService({ store, states, files, signals, pool, cacheBytes: 1 });
     const steps = [
       { kind: 'insert', parent: '#list', html: '<li id="two">Two</li>' },
       { kind: 'move', target: '#two', parent: '@0', before: '#top' },
@@ -91,7 +106,7 @@ describe('drafts without room in memory', () => {
       const holder = { accountNumber: account.accountNumber, client };
       const read = () => store.drafts.find(pageId, holder);
       const opened = await service.open(access, holder, null);
-      let token = opened.draft_token;
+      let token = opened.token;
       const answers: unknown[] = [];
       for (const operation of steps) {
         const answer = await service.operate(access, holder, await read(), {
@@ -108,7 +123,7 @@ describe('drafts without room in memory', () => {
           draft_token: null,
         });
       }
-      const last = await service.open(access, holder, await read());
+      const last = answerOf(await service.open(access, holder, await read()));
       return { answers, html: last.html, outline: last.outline };
     };
     const kept = await run(roomy, 'roomy');
@@ -132,7 +147,9 @@ describe('drafts without room in memory', () => {
       code: 'draft_unusable',
     });
     await cramped.discard(access, holder, stuck);
-    const fresh = await cramped.open(access, holder, await store.drafts.find(pageId, holder));
+    const fresh = answerOf(
+      await cramped.open(access, holder, await store.drafts.find(pageId, holder)),
+    );
     expect(fresh.can_undo).toBe(false);
     expect(fresh.html).toContain('id="intro"');
   });
@@ -142,8 +159,8 @@ describe('drafts without room in memory', () => {
     const holder = { accountNumber: account.accountNumber, client: 'growing' };
     const read = () => store.drafts.find(pageId, holder);
 
-    const probe = new DraftService({ store, states, files, signals, cacheBytes: 1 << 26 });
-    let token = (await probe.open(access, holder, null)).draft_token;
+    const probe = new DraftService({ store, states, files, signals, pool, cacheBytes: 1 << 26 });
+    let token = (await probe.open(access, holder, null)).token;
     const opened = probe.heldBytes;
     const small = { kind: 'insert', parent: '#list', html: '<li>x</li>' } as const;
     token = (
@@ -158,6 +175,7 @@ describe('drafts without room in memory', () => {
       states,
       files,
       signals,
+      pool,
       cacheBytes: opened + 4 * perSmallOperation,
     });
     await service.open(access, holder, await read());
@@ -175,7 +193,7 @@ describe('drafts without room in memory', () => {
     // Rebuilt from the store on the next request, which then finds it too heavy to keep again.
     const undone = await service.move(access, holder, await read(), 'undo');
     expect([undone.can_undo, undone.can_redo, service.heldBytes]).toEqual([true, true, 0]);
-    const again = await service.open(access, holder, await read());
+    const again = answerOf(await service.open(access, holder, await read()));
     expect(again.html).not.toContain('id="big"');
     expect(again.html).toContain('<li>x</li>');
   });

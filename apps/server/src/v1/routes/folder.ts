@@ -8,8 +8,7 @@ import type { V1Context } from '../context.js';
 import { pageItems, projectBody, withUnsavedDrafts } from '../present.js';
 import { folderCheckFailed, v1Problem } from '../problems.js';
 import { ProjectParams, VersionParams } from '../schemas.js';
-import { intakeZip } from '../services/folder-state.js';
-import { readZipUpload, zipUploadBody } from '../upload.js';
+import { intakeUpload, zipUploadBody } from '../upload.js';
 import { decodeCursor, encodeCursor, invalidCursor } from '../../http/paging.js';
 import { checkFailure, notFound, projectBusy, writeResponses } from './projects.js';
 
@@ -95,7 +94,7 @@ export function folderRoutes(api: ApiRouter, ctx: V1Context): void {
       const access = await projectFor(ctx, req, params.id, 'edit');
       await refuseForeignLock(ctx, req, access);
       holderOf(req, access.auth);
-      const intake = intakeZip(await readZipUpload(req, ctx.maxZipBytes));
+      const intake = await intakeUpload(req, ctx);
       if (!intake.ok) throw folderCheckFailed(intake.report);
       const project = await ctx.changes.replaceFolder(
         params.id,

@@ -9,8 +9,7 @@ import type { V1Context } from '../context.js';
 import { projectBody } from '../present.js';
 import { folderCheckFailed, v1Problem } from '../problems.js';
 import { ProjectParams } from '../schemas.js';
-import { intakeZip } from '../services/folder-state.js';
-import { readZipUpload, zipUploadBody } from '../upload.js';
+import { intakeUpload, zipUploadBody } from '../upload.js';
 import { decodeCursor, pageOf } from '../../http/paging.js';
 
 const tags = ['Projects'];
@@ -74,7 +73,7 @@ export function projectRoutes(api: ApiRouter, ctx: V1Context): void {
     async ({ req, res }) => {
       const auth = authOf(req);
       editorClientOf(req);
-      const intake = intakeZip(await readZipUpload(req, ctx.maxZipBytes));
+      const intake = await intakeUpload(req, ctx);
       if (!intake.ok) throw folderCheckFailed(intake.report);
       const project = await ctx.changes.create(auth.account, intake.folder);
       const body = projectBody(ctx.urls, { project, role: 'owner' });

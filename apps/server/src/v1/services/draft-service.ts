@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Draft } from '@galley/core';
 import type { DraftError, DraftLog, v1 } from '@galley/core';
 import type { Store } from '@galley/store';
@@ -6,6 +7,9 @@ import { sha256Hex } from '@galley/store';
 import type { z } from 'zod';
 import { addFieldError, newFieldErrors } from '../../http/parse.js';
 import { HttpProblem } from '../../http/problem.js';
+import { draftPageJson, readsBack } from '../../pool/tasks.js';
+import type { StoredDraft } from '../../pool/tasks.js';
+import type { WorkPool } from '../../pool/work-pool.js';
 import type { CacheStats } from '../../metrics/metrics.js';
 import { v1Problem } from '../problems.js';
 import type { DraftEvent, DraftRecord, LockHolder, PageAccess } from '../store-types.js';
@@ -15,7 +19,6 @@ import { KeyedSerial } from './keyed-serial.js';
 import { WeightedLru } from '../../weighted-lru.js';
 import type { RevisionStates } from './revision-states.js';
 
-type DraftAnswer = z.output<typeof v1.DraftAnswer>;
 type OperationAnswer = z.output<typeof v1.OperationAnswer>;
 type OperationRequest = z.output<typeof v1.OperationRequest>;
 
@@ -37,8 +40,22 @@ export interface LiveDraft {
   draft: Draft;
   token: string;
   base: number;
-  /** Bytes of the HTML the draft was opened on. */
+  /** Bytes of the HTML the draft was rebuilt from (its base, or its newest snapshot). */
   pageBytes: number;
+  /**
+   * Operations in effect that memory can no longer undo: the draft was rebuilt from a snapshot
+   * with this many in effect, or forgot them once its snapshot was stored. Undoing past them
+   * rebuilds the draft from an older snapshot, or its base.
+   */
+  floor: number;
+  /** The snapshot being taken, and the fewest operations in effect since it was asked for. */
+  snapshotting: { seq: number; applied: number; low: number } | null;
+}
+
+/** A GET draft answer: its token, and the whole answer as JSON text. */
+export interface DraftView {
+  token: string;
+  json: Uint8Array;
 }
 
 /**
@@ -51,6 +68,13 @@ const WEIGHT_BASE = 4096;
 const WEIGHT_PER_CHANGE = 1024;
 const WEIGHT_PER_CREATED_ELEMENT = 640;
 const WEIGHT_PER_CREATED_CHARACTER = 4;
+
+/**
+ * Operations held in memory before the draft's page is snapshotted and they are forgotten: a
+ * draft rebuilt from the store replays at most about this many (twice as many while a snapshot
+ * is being taken), whatever its length.
+ */
+const SNAPSHOT_EVERY = 128;
 
 /** Times an undo or redo runs again when requests in other processes keep moving the draft. */
 const MOVE_ATTEMPTS = 5;
@@ -69,7 +93,10 @@ export class DraftService {
   readonly #states: RevisionStates;
   readonly #files: FolderFiles;
   readonly #signals: EditingSignals;
+  readonly #pool: WorkPool;
   readonly #cache: WeightedLru<string, LiveDraft>;
+  /** Rebuilds under way, by draft and token: a second request waits for the first's. */
+  readonly #rebuilding = new Map<string, Promise<LiveDraft>>();
   readonly #serial = new KeyedSerial();
   #hits = 0;
   #misses = 0;
@@ -79,8 +106,10 @@ export class DraftService {
     states: RevisionStates;
     files: FolderFiles;
     signals: EditingSignals;
+    pool: WorkPool;
     cacheBytes: number;
   }) {
+    this.#pool = options.pool;
     this.#store = options.store;
     this.#states = options.states;
     this.#files = options.files;
@@ -127,13 +156,13 @@ export class DraftService {
     access: PageAccess,
     holder: LockHolder,
     read: DraftRecord | null,
-  ): Promise<DraftAnswer> {
+  ): Promise<DraftView> {
     let row = await this.newest(access, holder, read);
     if (!row) {
       const state = await this.#states.get(access.project.id, access.project.revision);
       const entry = state.manifest.get(access.page.file)!;
       const html = await this.#html(entry.sha256);
-      const opened = Draft.open(html);
+      const opened = await this.#parse({ html, log: emptyLog });
       if (!opened.ok) throw refused(opened.errors);
       const token = newToken();
       row = await this.#store.drafts.open({
@@ -145,7 +174,7 @@ export class DraftService {
         token,
       });
       if (row.token === token) {
-        const live = { draft: opened.draft, token, base: row.baseSequence, pageBytes: html.length };
+        const live = this.#liveOf(row, opened.draft, { html, floor: 0 });
         this.#remember(row.id, live);
         this.#signals.changed(access.project.id, {
           kind: 'draft.changed',
@@ -153,16 +182,19 @@ export class DraftService {
         });
       }
     }
-    const { draft } = await this.live(row);
-    return {
+    const [live, page] = await this.#liveWithPage(row);
+    const members = JSON.stringify({
       page: access.page,
       draft_token: row.token,
       base_revision: row.baseRevision,
-      html: draft.html(),
-      outline: draft.outline() as DraftAnswer['outline'],
-      can_undo: draft.canUndo,
-      can_redo: draft.canRedo,
-    };
+    });
+    const flags = `"can_undo":${canUndo(live)},"can_redo":${live.draft.canRedo}}`;
+    const json = Buffer.concat([
+      Buffer.from(`${members.slice(0, -1)},`),
+      page,
+      Buffer.from(`,${flags}`),
+    ]);
+    return { token: row.token, json };
   }
 
   /**
@@ -201,7 +233,7 @@ export class DraftService {
     const live = await this.live(row);
     const applied = live.draft.apply(body.operation);
     if (!applied.ok) throw refused(applied.errors);
-    const answer = this.#answer(live.draft, applied.result);
+    const answer = this.#answer(live, applied.result);
     const written = await this.#append(row, live, {
       kind: 'operation',
       token: answer.draft_token,
@@ -236,10 +268,15 @@ export class DraftService {
     let row = await this.newest(access, holder, read);
     for (let attempt = 1; ; attempt++) {
       if (!row) throw nothingTo(direction);
-      const live = await this.live(row);
+      let live = await this.live(row);
+      if (direction === 'undo' && !live.draft.canUndo && live.floor > 0) {
+        live = await this.#rebuild(row, live.floor); // past the snapshot it was rebuilt from
+      }
       const moved = direction === 'undo' ? live.draft.undo() : live.draft.redo();
       if (!moved.ok) throw nothingTo(direction);
-      const answer = this.#answer(live.draft, moved.result);
+      const { snapshotting } = live;
+      if (snapshotting) snapshotting.low = Math.min(snapshotting.low, applied(live));
+      const answer = this.#answer(live, moved.result);
       const event = { kind: direction, token: answer.draft_token, canUndo: answer.can_undo };
       if (await this.#append(row, live, event)) {
         return answer;
@@ -268,10 +305,28 @@ export class DraftService {
       return cached;
     }
     this.#misses += 1;
-    const html = await this.#html(row.baseSha256);
-    const { operations, applied } = await this.#store.drafts.log(row);
-    const log = { format: 1, operations, applied, sequence: row.sequence } as DraftLog;
-    const rebuilt = Draft.rebuild(html, log);
+    return this.#rebuild(row);
+  }
+
+  /**
+   * The draft for `row` rebuilt from the store (with `below`, from a snapshot with fewer
+   * operations in effect), and kept in memory. A large page is read and replayed a piece at a
+   * time, letting other requests run between pieces.
+   */
+  #rebuild(row: DraftRecord, below?: number): Promise<LiveDraft> {
+    const key = `${row.id} ${row.token} ${row.baseSequence} ${below ?? ''}`;
+    let rebuilding = this.#rebuilding.get(key);
+    if (!rebuilding) {
+      rebuilding = this.#stored(row, below).then((stored) => this.#rebuildFrom(row, stored));
+      this.#rebuilding.set(key, rebuilding);
+      const done = () => void this.#rebuilding.delete(key);
+      rebuilding.then(done, done);
+    }
+    return rebuilding;
+  }
+
+  async #rebuildFrom(row: DraftRecord, stored: Stored): Promise<LiveDraft> {
+    const rebuilt = await this.#parse(stored);
     if (!rebuilt.ok) {
       // A log this engine no longer replays (one written under other rules): the draft cannot be
       // continued, only discarded; the saved versions are not affected.
@@ -280,14 +335,51 @@ export class DraftService {
         `This draft cannot be rebuilt (${rebuilt.errors[0]?.code ?? 'invalid_log'}); discard it with DELETE /pages/{page}/draft and open a new one.`,
       );
     }
-    const live = {
-      draft: rebuilt.draft,
-      token: row.token,
-      base: row.baseSequence,
-      pageBytes: html.length,
-    };
+    const live = this.#liveOf(row, rebuilt.draft, stored);
     this.#remember(row.id, live);
     return live;
+  }
+
+  /** The stored page `row` continues from (its newest usable snapshot, or its base) and the log after it. */
+  async #stored(row: DraftRecord, below?: number): Promise<Stored> {
+    const restore = await this.#store.draftSnapshots.restore(row, below ? { below } : {});
+    const { snapshot, operations, applied } = restore;
+    return {
+      html: snapshot?.html ?? (await this.#html(row.baseSha256)),
+      log: { format: 1, operations, applied, sequence: row.sequence } as DraftLog,
+      floor: snapshot?.applied ?? 0,
+    };
+  }
+
+  /** Rebuilds a stored draft: on a large page a piece at a time (see Draft.rebuildGradually). */
+  #parse(stored: StoredDraft) {
+    return this.#pool.offloads(stored.html.length)
+      ? Draft.rebuildGradually(stored.html, stored.log, () => nextTurn())
+      : Draft.rebuild(stored.html, stored.log);
+  }
+
+  #liveOf(row: DraftRecord, draft: Draft, from: { html: string; floor: number }): LiveDraft {
+    const { token, baseSequence: base } = row;
+    return { draft, token, base, pageBytes: from.html.length, floor: from.floor, snapshotting: null };
+  }
+
+  /**
+   * The live draft for `row` and the page members of its GET answer (see `draftPageJson`): for a
+   * large page built in the pool from the store, while memory rebuilds the draft (if it must).
+   */
+  async #liveWithPage(row: DraftRecord): Promise<[LiveDraft, Uint8Array]> {
+    const cached = this.#cache.get(row.id);
+    if (cached && isCurrent(cached, row) && !this.#pool.offloads(cached.pageBytes)) {
+      return [cached, draftPageJson(cached.draft)];
+    }
+    const stored = await this.#stored(row);
+    const size = stored.html.length;
+    const page = this.#pool.run('draftPage', { html: stored.html, log: stored.log }, { size });
+    // Both settle before either is used: a refused rebuild is the answer, never a stray rejection.
+    const [live, json] = await Promise.allSettled([this.live(row), page]);
+    if (live.status === 'rejected') throw live.reason;
+    if (json.status === 'rejected') throw json.reason;
+    return [live.value, json.value];
   }
 
   /**
@@ -317,12 +409,8 @@ export class DraftService {
   rebased(row: DraftRecord, reopened: Reopened): void {
     if (reopened.draft) {
       // The store folded the events up to `sequence` into the new base (DraftsRepository.rebase).
-      const live = {
-        draft: reopened.draft,
-        token: reopened.token,
-        base: row.sequence,
-        pageBytes: reopened.saved.length,
-      };
+      const rebasedRow = { ...row, token: reopened.token, baseSequence: row.sequence };
+      const live = this.#liveOf(rebasedRow, reopened.draft, { html: reopened.saved, floor: 0 });
       this.#remember(row.id, live);
     } else {
       this.#cache.delete(row.id);
@@ -343,8 +431,9 @@ export class DraftService {
     return withOutline(row.lastAnswer as OperationAnswer, outline, live.draft);
   }
 
-  #answer(draft: Draft, result: OperationAnswer['result']): OperationAnswer {
-    return { draft_token: newToken(), result, can_undo: draft.canUndo, can_redo: draft.canRedo };
+  #answer(live: LiveDraft, result: OperationAnswer['result']): OperationAnswer {
+    const { canRedo } = live.draft;
+    return { draft_token: newToken(), result, can_undo: canUndo(live), can_redo: canRedo };
   }
 
   /**
@@ -362,12 +451,46 @@ export class DraftService {
     if (written) {
       live.token = event.token;
       this.#remember(row.id, live); // weighed again: the history grew
+      if (event.kind === 'operation') this.#snapshotIfDue(row, live);
       this.#signals.changed(row.projectId, {
         kind: 'draft.changed',
         data: { page_id: row.pageId, action: event.kind },
       });
     }
     return written;
+  }
+
+  /**
+   * Once memory holds SNAPSHOT_EVERY operations (and nothing to redo), stores the draft's page as
+   * event `row.sequence + 1` left it, in the background, then forgets those operations: they are
+   * in the snapshot, and an undo past it rebuilds from an older one. A failed or refused
+   * snapshot (a page whose text reads back as another tree) only leaves the operations held.
+   */
+  #snapshotIfDue(row: DraftRecord, live: LiveDraft): void {
+    const { draft } = live;
+    if (live.snapshotting || draft.canRedo || draft.undoable < SNAPSHOT_EVERY) return;
+    const point = { seq: row.sequence + 1, applied: applied(live) };
+    live.snapshotting = { ...point, low: point.applied };
+    const at = { ...row, sequence: point.seq };
+    // Below the threshold the page is read from memory now, as the event left it.
+    const html = this.#pool.offloads(live.pageBytes)
+      ? this.#stored(at).then((stored) =>
+          this.#pool.run('snapshot', stored, { size: stored.html.length }),
+        )
+      : Promise.resolve(pageIfReadsBack(draft.html()));
+    void html
+      .then(async (page) => {
+        if (page === null) return;
+        await this.#store.draftSnapshots.keep(row.id, { ...point, html: page });
+        if (this.#cache.get(row.id) !== live || live.base !== row.baseSequence) return;
+        if (live.snapshotting!.low < point.applied) return; // undone below it meanwhile
+        live.draft.forgetOldest(point.applied - live.floor);
+        live.floor = point.applied;
+        live.pageBytes = page.length;
+        this.#remember(row.id, live);
+      })
+      .catch(() => undefined) // the events stay the record: a rebuild only replays more
+      .finally(() => (live.snapshotting = null));
   }
 
   #remember(id: string, live: LiveDraft): void {
@@ -403,6 +526,23 @@ const nothingTo = (direction: 'undo' | 'redo') =>
 /** The key of a draft's turn (see `exclusive`): page, account and client. */
 function turnOf(pageId: string, holder: LockHolder): string {
   return `${pageId} ${holder.accountNumber} ${holder.client}`;
+}
+
+type Stored = StoredDraft & { floor: number };
+
+const emptyLog: DraftLog = { format: 1, operations: [], applied: 0, sequence: 0 };
+
+/** Operations in effect: those memory can undo and those below them (see `LiveDraft.floor`). */
+function applied(live: LiveDraft): number {
+  return live.floor + live.draft.undoable;
+}
+
+function canUndo(live: LiveDraft): boolean {
+  return live.draft.canUndo || live.floor > 0;
+}
+
+function pageIfReadsBack(html: string): string | null {
+  return readsBack(html) ? html : null;
 }
 
 /** Whether memory holds the draft as the store's `row` has it (same token, same base). */

@@ -8,7 +8,7 @@ import {
   readZip,
 } from '@galley/core';
 import { applyEdits, modify } from 'jsonc-parser';
-import type { CheckReport, Folder, v1 } from '@galley/core';
+import type { CheckReport, ConvertSiteOptions, Folder, v1 } from '@galley/core';
 import type { z } from 'zod';
 import type { FileEntry, FolderState, PageEntry } from '../store-types.js';
 
@@ -18,16 +18,20 @@ type SiteReport = z.infer<typeof v1.SiteReport>;
 export type Intake =
   { ok: true; folder: Folder; site?: SiteReport } | { ok: false; report: CheckReport };
 
+/** The uploader's choices for a plain site (fields `index`, `drop_external`, `drop_missing`). */
+export type SiteOptions = Pick<ConvertSiteOptions, 'index' | 'dropExternal' | 'dropMissing'>;
+
 /**
- * Rule 1 and 2 of the Projects endpoints: a ZIP with `index.html` and no `project.json` is a
- * plain site, converted (its limits, the entry count included, are `site.limit`); anything else
- * must be a project folder passing every check. Bytes that are not a ZIP fail the `archive` check.
+ * Rule 1 and 2 of the Projects endpoints: a ZIP with `index.html` (or the entry page `site`
+ * names) and no `project.json` is a plain site, converted (its limits, the entry count included,
+ * are `site.limit`); anything else must be a project folder passing every check. Bytes that are
+ * not a ZIP fail the `archive` check.
  */
-export function intakeZip(bytes: Uint8Array): Intake {
+export function intakeZip(bytes: Uint8Array, site: SiteOptions = {}): Intake {
   if (!isZip(bytes)) return { ok: false, report: checkZip(bytes) };
   const read = readZip(bytes);
-  if (isPlainSiteZip(bytes, read)) {
-    const converted = convertSite(read.folder, { preViolations: read.violations });
+  if (isPlainSiteZip(bytes, read, site)) {
+    const converted = convertSite(read.folder, { ...site, preViolations: read.violations });
     if (!converted.ok) return { ok: false, report: converted.report };
     // The conversion promises a folder that passes: checked again, never trusted blindly.
     const report = checkFolder(converted.folder);
