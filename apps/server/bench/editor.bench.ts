@@ -320,8 +320,13 @@ async function openEditor(page: Page, url: string, project: Project, file: strin
   const pageId = project.pages.get(file)!.id;
   await page.goto(`${url}/projects/${project.id}/edit?page=${pageId}`);
   await page.locator('#lock-status', { hasText: 'You are editing' }).waitFor({ timeout: 60_000 });
-  await page.frameLocator(PREVIEW).locator('body [data-galley-n]').first().waitFor();
-  await page.locator('[role="tree"] [role="treeitem"]').first().waitFor();
+  // A 2 MB page takes its time to load on a busy machine: what is measured comes after.
+  await page
+    .frameLocator(PREVIEW)
+    .locator('body [data-galley-n]')
+    .first()
+    .waitFor({ timeout: 120_000 });
+  await page.locator('[role="tree"] [role="treeitem"]').first().waitFor({ timeout: 120_000 });
   await page.evaluate(PROBE);
   const elements = await page.evaluate<number>(
     `document.querySelector('${PREVIEW}').contentDocument.querySelectorAll('[data-galley-n]').length`,

@@ -17,6 +17,8 @@ import { bundleBrowser, common } from '../scripts/bundle.js';
 import { launchChromium, whyNoChromium } from './chromium.js';
 
 interface Run {
+  /** The most elements put into the page by one move (moved or new). */
+  movedElements?: number;
   steps: number;
   patched: number;
   redrawn: number;
@@ -161,6 +163,13 @@ async function runEdits(html: string): Promise<Run> {
     faithfulAtStart: shown.faithful,
   };
   let mark = view.changeMark;
+  let added = 0;
+  const observer = new MutationObserver((records) => {
+    for (const record of records)
+      for (const node of record.addedNodes) if (node.nodeType === 1) added += 1;
+  });
+  observer.observe(doc.body, { childList: true, subtree: true });
+  run.movedElements = 0;
   const ref = (id: string) => {
     const number = view.numberOf(
       draft.elements.at(draft.outline().find((e) => e.id === id)!.node)!,
@@ -177,6 +186,13 @@ async function runEdits(html: string): Promise<Run> {
       shown = { ...shown, elements: patched };
     }
     mark = view.changeMark;
+    added = 0;
+    observer
+      .takeRecords()
+      .forEach((record) =>
+        record.addedNodes.forEach((node) => (added += node.nodeType === 1 ? 1 : 0)),
+      );
+    if (what === 'move down') run.movedElements = Math.max(run.movedElements!, added);
     const reference = new DOMParser().parseFromString(view.marked('document').html, 'text/html');
     P.mapShown(reference, view.marked('document'));
     const [got, want] = [doc.body.innerHTML, reference.body.innerHTML];
@@ -314,6 +330,8 @@ describe.skipIf(!!why)('the preview drawn in place, in Chromium', () => {
     expect(run.mismatches).toEqual([]);
     expect(run.steps).toBe(50);
     expect(run.patched).toBe(50);
+    // A section moved down is the one element put back into the page; its siblings stay.
+    expect(run.movedElements).toBe(1);
   });
 
   it('shows text, comments, SVG, select options and raw text as the whole page would', async () => {

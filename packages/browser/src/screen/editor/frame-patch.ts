@@ -87,15 +87,16 @@ export function patchPreview(
     const parsed = parseInPlace(doc, host, content.html);
     const fresh = parsed && freshElements(parsed, content, view, mark, slot);
     if (!fresh || !sameChildren(parsed, view.childrenOf(parent), content, fresh, slot)) return null;
-    const fragment = doc.createDocumentFragment();
-    fragment.append(...parsed.childNodes);
-    for (const template of fragment.querySelectorAll(`[${slot}]`))
-      template.replaceWith(byHandle.get(content.slots[Number(template.getAttribute(slot))]!)!);
-    for (const control of fragment.querySelectorAll<HTMLElement>(PAGE_CONTROLS))
+    for (const control of parsed.querySelectorAll<HTMLElement>(PAGE_CONTROLS))
       control.tabIndex = -1;
     for (const [element, handle] of fresh) byHandle.set(handle, element);
+    const next = [...parsed.childNodes].map((node) =>
+      node.nodeType === Node.ELEMENT_NODE && (node as Element).hasAttribute(slot)
+        ? byHandle.get(content.slots[Number((node as Element).getAttribute(slot))]!)!
+        : node,
+    );
     replaced.push(...host.children);
-    host.replaceChildren(fragment);
+    reconcile(host, next);
   }
   forgetRemoved(replaced, shown, mark);
   const elements = view.inOrder();
@@ -197,6 +198,38 @@ function sameChildren(
         : fresh.get(element as HTMLElement);
       return held === children[i];
     })
+  );
+}
+
+/**
+ * Makes the host's children the given nodes with as few changes to the page as it takes: what is
+ * already in its place stays (an element shown, or text and comments that read the same), the
+ * rest is moved or put in, and what is left over goes. A moved section then costs the browser its
+ * own style and layout, not its siblings'.
+ */
+function reconcile(host: Element, next: readonly Node[]): void {
+  const kept = new Set(next);
+  let current = host.firstChild;
+  const drop = () => {
+    const after: ChildNode | null = current!.nextSibling;
+    current!.remove();
+    current = after;
+  };
+  for (const node of next) {
+    // What no longer belongs here goes first, so that what follows it is found in its place.
+    while (current && current !== node && !sameLeaf(current, node) && !kept.has(current)) drop();
+    if (current && (current === node || sameLeaf(current, node))) current = current.nextSibling;
+    else host.insertBefore(node, current);
+  }
+  while (current) drop();
+}
+
+/** Text or comments reading the same. */
+function sameLeaf(a: Node, b: Node): boolean {
+  return (
+    a.nodeType === b.nodeType &&
+    (a.nodeType === Node.TEXT_NODE || a.nodeType === Node.COMMENT_NODE) &&
+    a.nodeValue === b.nodeValue
   );
 }
 

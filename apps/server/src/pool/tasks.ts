@@ -1,0 +1,71 @@
+// The work the pool runs: pure functions of their input, the same whether they run on the event
+// loop (small inputs) or in a worker thread (see work-pool.ts), so both give the same bytes.
+import { Draft, inspect } from '@galley/core';
+import type { DraftLog, InspectInput, Inspection } from '@galley/core';
+import { intakeZip } from '../v1/services/folder-state.js';
+import type { Intake } from '../v1/services/folder-state.js';
+
+/** A stored page and the events after it, as the draft engine's log: a draft to rebuild. */
+export interface StoredDraft {
+  html: string;
+  log: DraftLog;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The members of a GET draft answer that grow with the page, as UTF-8 JSON text:
+ * `"html":…,"outline":[…]` (the answer's own order), ready to be sent between its other members.
+ */
+export function draftPageJson(draft: Draft): Uint8Array {
+  const html = JSON.stringify(draft.html());
+  return encoder.encode(`"html":${html},"outline":${JSON.stringify(draft.outline())}`);
+}
+
+/** The page text when reading it back gives the very draft (see DraftService.reopen); else null. */
+export function readsBack(html: string): boolean {
+  const again = Draft.open(html);
+  return again.ok && again.draft.html() === html;
+}
+
+function rebuilt({ html, log }: StoredDraft): Draft {
+  const result = Draft.rebuild(html, log);
+  if (!result.ok) throw new Error(`the draft cannot be rebuilt: ${result.errors[0]?.code}`);
+  return result.draft;
+}
+
+export const tasks = {
+  /** Folder intake: ZIP read, folder checks, plain-site conversion. */
+  intake: (zip: Uint8Array): Intake => intakeZip(zip),
+  /** A v2 revision's inspection. */
+  inspect: (input: InspectInput): Inspection => inspect(input),
+  /** The page members of a GET draft answer (`draftPageJson`) of a stored draft. */
+  draftPage: (stored: StoredDraft): Uint8Array => draftPageJson(rebuilt(stored)),
+  /** A stored draft's page as text to snapshot, or null when that text reads back otherwise. */
+  snapshot: (stored: StoredDraft): string | null => {
+    const html = rebuilt(stored).html();
+    return readsBack(html) ? html : null;
+  },
+};
+
+export type Tasks = typeof tasks;
+export type TaskName = keyof Tasks;
+export type TaskInput<T extends TaskName> = Parameters<Tasks[T]>[0];
+export type TaskOutput<T extends TaskName> = ReturnType<Tasks[T]>;
+
+/** The ArrayBuffers under the byte arrays in `value` (each once), to move instead of copy. */
+export function buffersIn(value: unknown, into = new Set<ArrayBuffer>()): ArrayBuffer[] {
+  if (value instanceof Uint8Array) {
+    // Only a buffer the array covers whole: a view into a shared one (Node's pool of small
+    // Buffers) would take its neighbours along.
+    const { buffer } = value;
+    if (buffer instanceof ArrayBuffer && value.byteLength === buffer.byteLength) into.add(buffer);
+  } else if (value instanceof Map) {
+    for (const item of value.values()) buffersIn(item, into);
+  } else if (Array.isArray(value)) {
+    for (const item of value) buffersIn(item, into);
+  } else if (value !== null && typeof value === 'object') {
+    for (const item of Object.values(value)) buffersIn(item, into);
+  }
+  return [...into];
+}
