@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { defaultPoolThreads } from './pool/threads.js';
-import { defaultPoolThreads } from './pool/threads.js';
 import express from 'express';
 import { z } from 'zod';
 import { bytesUrlProblem } from '@galley/store';
@@ -42,10 +41,6 @@ export interface ServerConfig {
   poolThreads: number;
   /** Work on fewer bytes than this runs on the event loop, not in the pool. */
   poolInlineBytes: number;
-  /** Worker threads of this process's pool (0: all work on the event loop). */
-  poolThreads: number;
-  /** Work on fewer bytes than this runs on the event loop, not in the pool. */
-  poolInlineBytes: number;
   /** Server processes `galley serve` runs (one per core by default; 1: a single process). */
   workers: number;
   /** Bearer secret that reads `GET /metrics` from any address; null: loopback and the office only. */
@@ -64,12 +59,7 @@ const MiB = 1024 * 1024;
 const number = (min: number) => z.coerce.number().int().min(min);
 /**
  * Below this many bytes of input, work is done on the event loop: a worker's round trip costs
- * more than the work (see apps/server/bench/pool.bench.ts).
- */
-const POOL_INLINE_BYTES = 256 * 1024;
-/**
- * Below this many bytes of input, work is done on the event loop: a worker's round trip costs
- * more than the work (see apps/server/bench/pool.bench.ts).
+ * more than the work (see apps/server/bench/loop.bench.ts).
  */
 const POOL_INLINE_BYTES = 256 * 1024;
 
@@ -101,8 +91,6 @@ const EnvSchema = z.object({
     .optional(),
   GALLEY_PREVIEW_SECRET: z.string().min(32, 'at least 32 characters').optional(),
   GALLEY_EVENT_STREAMS_PER_ACCOUNT: number(1).default(16),
-  GALLEY_POOL_THREADS: number(0).max(256).optional(),
-  GALLEY_POOL_INLINE_BYTES: number(0).default(POOL_INLINE_BYTES),
   GALLEY_POOL_THREADS: number(0).max(256).optional(),
   GALLEY_POOL_INLINE_BYTES: number(0).default(POOL_INLINE_BYTES),
   GALLEY_WORKERS: number(1).max(256).optional(),
@@ -143,8 +131,6 @@ export function loadConfig(
     logLevel: e.GALLEY_LOG_LEVEL,
     previewSecret: e.GALLEY_PREVIEW_SECRET ?? null,
     eventStreamsPerAccount: e.GALLEY_EVENT_STREAMS_PER_ACCOUNT,
-    poolThreads: e.GALLEY_POOL_THREADS ?? defaultPoolThreads(present['GALLEY_WORKERS']),
-    poolInlineBytes: e.GALLEY_POOL_INLINE_BYTES,
     poolThreads: e.GALLEY_POOL_THREADS ?? defaultPoolThreads(present['GALLEY_WORKERS']),
     poolInlineBytes: e.GALLEY_POOL_INLINE_BYTES,
     workers: e.GALLEY_WORKERS ?? availableParallelism(),

@@ -2,6 +2,7 @@ import type { Clock, Store } from '@galley/store';
 import type { Logger } from 'pino';
 import type { ServerConfig } from './config.js';
 import type { WorkPool } from './pool/work-pool.js';
+import type { WorkPool } from './pool/work-pool.js';
 import type { ServiceMetrics } from './metrics/metrics.js';
 import type { EventHub } from './events/hub.js';
 import type { ApiRegistry } from './openapi/registry.js';
@@ -13,6 +14,8 @@ export interface Deps {
   clock: Clock;
   config: ServerConfig;
   logger: Logger;
+  /** Worker threads for work that would hold the event loop (folder intake, large drafts). */
+  pool: WorkPool;
   /** Worker threads for work that would hold the event loop (folder intake, large drafts). */
   pool: WorkPool;
   /** This process's metrics (`GET /metrics`): services register what they count. */

@@ -3,7 +3,7 @@
 import { Draft, inspect } from '@galley/core';
 import type { DraftLog, InspectInput, Inspection } from '@galley/core';
 import { intakeZip } from '../v1/services/folder-state.js';
-import type { Intake } from '../v1/services/folder-state.js';
+import type { Intake, SiteOptions } from '../v1/services/folder-state.js';
 
 /** A stored page and the events after it, as the draft engine's log: a draft to rebuild. */
 export interface StoredDraft {
@@ -36,7 +36,7 @@ function rebuilt({ html, log }: StoredDraft): Draft {
 
 export const tasks = {
   /** Folder intake: ZIP read, folder checks, plain-site conversion. */
-  intake: (zip: Uint8Array): Intake => intakeZip(zip),
+  intake: ({ zip, site }: { zip: Uint8Array; site: SiteOptions }): Intake => intakeZip(zip, site),
   /** A v2 revision's inspection. */
   inspect: (input: InspectInput): Inspection => inspect(input),
   /** The page members of a GET draft answer (`draftPageJson`) of a stored draft. */

@@ -1,4 +1,5 @@
 import type { Clock, Store } from '@galley/store';
+import type { WorkPool } from '../pool/work-pool.js';
 import type { DraftService } from './services/draft-service.js';
 import type { EditingSignals } from './services/editing-signals.js';
 import type { FolderFiles } from './services/folder-files.js';
@@ -20,6 +21,8 @@ export interface V1Context {
   pages: SavedPages;
   signals: EditingSignals;
   events: PageEvents;
+  /** Worker threads for folder intake and large drafts. */
+  pool: WorkPool;
   /** Largest JSON body accepted (413 beyond). */
   jsonLimitBytes: number;
   /** Largest folder ZIP accepted (413 beyond, counted while streaming). */

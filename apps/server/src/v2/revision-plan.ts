@@ -1,7 +1,8 @@
-import { inspect, validateAssetInput, validateAssetPaths } from '@galley/core';
+import { validateAssetInput, validateAssetPaths } from '@galley/core';
 import type { AssetKind, Inspection, MediumRef } from '@galley/core';
 import { isoTime } from '@galley/store';
 import { validationFailed } from '../http/parse.js';
+import type { WorkPool } from '../pool/work-pool.js';
 import type { FieldErrors } from '../http/parse.js';
 import type { ContentLoader } from './content-loader.js';
 import type { FileRecord } from './context.js';
@@ -106,12 +107,14 @@ export function rejectInvalidPaths(change: Pick<RevisionChange, 'put' | 'remove'
 
 /**
  * Plans a revision: composes its files, reads what the core needs, refuses invalid input (422,
- * nothing stored) and inspects the rest. What is valid but unfit (an image of the wrong size)
- * passes here and fails the inspection.
+ * nothing stored) and inspects the rest (in the pool when its files are large: their bytes are
+ * copied there, as this request still stores them). What is valid but unfit (an image of the
+ * wrong size) passes here and fails the inspection.
  */
 export async function planRevision(
   loader: ContentLoader,
   change: RevisionChange,
+  pool: WorkPool,
 ): Promise<RevisionPlan> {
   const files = compose(change);
   const all = [...files.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
@@ -127,7 +130,9 @@ export async function planRevision(
     schemas,
     ...(change.medium ? { medium: change.medium } : {}),
   };
-  const inspection = inspect({ ...input, now: isoTime(change.now) });
+  let size = 0;
+  for (const bytes of folder.values()) size += bytes.byteLength;
+  const inspection = await pool.run('inspect', { ...input, now: isoTime(change.now) }, { size });
   // Invalid input is a subset of what the inspection finds: a clean one needs no second look.
   const findings = inspection.checks.some((check) => check.violations.length > 0);
   if (findings) rejectInvalid(validateAssetInput(input), files, change);

@@ -286,7 +286,7 @@ describeStores('one request sent to two server processes', (t) => {
       operation: { kind: 'remove', target: '#intro' },
     };
     // B has read the draft (not in its memory) and is about to read its log to rebuild it.
-    const held = holdNext(storeB.drafts, 'log');
+    const held = holdNext(storeB.draftSnapshots, 'restore');
     const onB = run.onB<OperationBody>('POST', `/pages/${run.index}/operations`, { json: body });
     await held.reached;
     const onA = await run.onA<OperationBody>('POST', `/pages/${run.index}/operations`, {

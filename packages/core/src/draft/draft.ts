@@ -119,6 +119,11 @@ export class Draft {
     return this.undone.length > 0;
   }
 
+  /** How many operations `undo` can take back here, one after another. */
+  get undoable(): number {
+    return this.done.length;
+  }
+
   /** The operations kept for undo and redo: the history holds each, with what it took out. */
   get heldChanges(): number {
     return this.done.length + this.undone.length;

@@ -36,9 +36,11 @@ export function draftRoutes(api: ApiRouter, ctx: V1Context, saves: SaveService):
     async ({ req, res, params }) => {
       const { access, lock, holder, draft } = await editing(req, params.page);
       requireOwnLock(lock, holder);
-      res.json(
-        await ctx.drafts.exclusive(access, holder, () => ctx.drafts.open(access, holder, draft)),
+      const view = await ctx.drafts.exclusive(access, holder, () =>
+        ctx.drafts.open(access, holder, draft),
       );
+      // JSON text already (its page members may come from a worker): sent as res.json would.
+      res.set('Content-Type', 'application/json; charset=utf-8').send(view.json);
     },
   );
 
