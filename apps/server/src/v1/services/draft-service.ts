@@ -55,7 +55,7 @@ export interface LiveDraft {
 /** A GET draft answer: its token, and the whole answer as JSON text. */
 export interface DraftView {
   token: string;
-  json: Uint8Array;
+  json: Buffer;
 }
 
 /**
