@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { schemaText } from '../../src/openapi/schema-text.js';
 import { renderApiDocs } from '../../src/openapi/render-docs.js';
+import { sectionOf } from './markdown-blocks.js';
 
 const files = await renderApiDocs();
 type Json = Record<string, unknown>;
@@ -22,11 +23,9 @@ function operations(): Array<[string, Json]> {
 
 /** The section of a rendered document under `## METHOD path`. */
 function section(version: string, heading: string): string {
-  const markdown = files[`${version}.md`]!;
-  const start = markdown.indexOf(`\n## ${heading}\n`);
-  expect(start, heading).toBeGreaterThan(0);
-  const end = markdown.indexOf('\n## ', start + 1);
-  return markdown.slice(start, end < 0 ? undefined : end);
+  const text = sectionOf(files[`${version}.md`]!, heading);
+  expect(text, heading).toBeDefined();
+  return text!;
 }
 
 describe('docs/api', () => {

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { mediaCatalog, projectSchema, schemaUri, validateJson } from '@galley/core';
 import { describe, expect, it } from 'vitest';
-import { fencedBlocks } from './markdown-blocks.js';
+import { fencedBlocks, sectionOf } from './markdown-blocks.js';
 
 const doc = await readFile(new URL('../../../../docs/folder.md', import.meta.url), 'utf8');
 
@@ -18,12 +18,10 @@ function memberPaths(schema: Schema, prefix = ''): string[] {
   });
 }
 
-/** The text under a `## heading`, up to the next one. */
 function section(heading: string): string {
-  const start = doc.indexOf(`\n## ${heading}\n`);
-  expect(start, heading).toBeGreaterThan(0);
-  const end = doc.indexOf('\n## ', start + 1);
-  return doc.slice(start, end < 0 ? undefined : end);
+  const text = sectionOf(doc, heading);
+  expect(text, heading).toBeDefined();
+  return text!;
 }
 
 /** The first cells of a table's rows (without their backticks). */

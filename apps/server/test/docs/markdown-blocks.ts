@@ -8,6 +8,14 @@ export function fencedBlocks(markdown: string, language: string): string[] {
   return [...markdown.matchAll(fence)].map((match) => match[1]!);
 }
 
+/** The text under `## heading`, up to the next `## `; undefined when there is no such heading. */
+export function sectionOf(markdown: string, heading: string): string | undefined {
+  const start = markdown.indexOf(`\n## ${heading}\n`);
+  if (start < 0) return undefined;
+  const end = markdown.indexOf('\n## ', start + 1);
+  return markdown.slice(start, end < 0 ? undefined : end);
+}
+
 /**
  * The `export NAME=value` lines of a block that only names settings (`# …` comments allowed);
  * any other line is an error, so a command cannot hide in a block the test does not run.
