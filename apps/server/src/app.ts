@@ -8,6 +8,7 @@ import type { ServerConfig } from './config.js';
 import type { Deps } from './deps.js';
 import { EventHub } from './events/hub.js';
 import { mcpRoute } from './mcp/route.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { answerHeaders } from './http/answer-headers.js';
 import { refuseBadRequestHead } from './http/client-error.js';
 import { errorHandler, notFound } from './http/errors.js';
@@ -66,6 +67,15 @@ export function createApp(options: AppOptions): GalleyApp {
     databaseUrl: store.options.kind === 'postgres' ? store.options.url : null,
   });
   closeHooks.push(() => events.close());
+  const webhooks = new WebhookDispatcher({
+    store,
+    logger,
+    allowPrivate: config.webhooksAllowPrivate,
+    retryDelaysMs: config.webhookRetrySeconds.map((seconds) => seconds * 1000),
+    timeoutMs: config.webhookTimeoutSeconds * 1000,
+  });
+  events.listen(() => webhooks.wake());
+  closeHooks.push(() => webhooks.close());
   const deps: Deps = {
     store,
     clock,
@@ -75,6 +85,7 @@ export function createApp(options: AppOptions): GalleyApp {
     pool,
     metrics,
     events,
+    webhooks,
     onClose: (fn) => void closeHooks.push(fn),
     onStop: (fn) => void stopHooks.push(fn),
   };

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { defaultPoolThreads } from './pool/threads.js';
 import express from 'express';
 import { z } from 'zod';
+import { RETRY_DELAYS_MS } from './webhooks/dispatcher.js';
 import { bytesUrlProblem } from '@galley/store';
 
 /** Every setting of the server, read once at start (see docs/operations.md). */
@@ -37,6 +38,12 @@ export interface ServerConfig {
   previewSecret: string | null;
   /** Page event streams (`GET /api/v1/pages/{page}/events`) one account may have open at once. */
   eventStreamsPerAccount: number;
+  /** Whether webhooks may reach loopback, private and link-local addresses (never metadata ones). */
+  webhooksAllowPrivate: boolean;
+  /** Pauses in seconds before each new try of a failed webhook delivery (then it has failed). */
+  webhookRetrySeconds: number[];
+  /** How long a webhook delivery may wait for its answer. */
+  webhookTimeoutSeconds: number;
   /** Worker threads of this process's pool (0: all work on the event loop). */
   poolThreads: number;
   /** Work on fewer bytes than this runs on the event loop, not in the pool. */
@@ -91,6 +98,13 @@ const EnvSchema = z.object({
     .optional(),
   GALLEY_PREVIEW_SECRET: z.string().min(32, 'at least 32 characters').optional(),
   GALLEY_EVENT_STREAMS_PER_ACCOUNT: number(1).default(16),
+  GALLEY_WEBHOOKS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  GALLEY_WEBHOOK_RETRY_SECONDS: z
+    .string()
+    .transform((value) => value.split(',').map(Number))
+    .refine((list) => list.every((n) => Number.isFinite(n) && n >= 0), 'seconds separated by commas')
+    .optional(),
+  GALLEY_WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(10),
   GALLEY_POOL_THREADS: number(0).max(256).optional(),
   GALLEY_POOL_INLINE_BYTES: number(0).default(POOL_INLINE_BYTES),
   GALLEY_WORKERS: number(1).max(256).optional(),
@@ -131,6 +145,9 @@ export function loadConfig(
     logLevel: e.GALLEY_LOG_LEVEL,
     previewSecret: e.GALLEY_PREVIEW_SECRET ?? null,
     eventStreamsPerAccount: e.GALLEY_EVENT_STREAMS_PER_ACCOUNT,
+    webhooksAllowPrivate: e.GALLEY_WEBHOOKS_ALLOW_PRIVATE === 'true',
+    webhookRetrySeconds: e.GALLEY_WEBHOOK_RETRY_SECONDS ?? RETRY_DELAYS_MS.map((ms) => ms / 1000),
+    webhookTimeoutSeconds: e.GALLEY_WEBHOOK_TIMEOUT_SECONDS,
     poolThreads: e.GALLEY_POOL_THREADS ?? defaultPoolThreads(present['GALLEY_WORKERS']),
     poolInlineBytes: e.GALLEY_POOL_INLINE_BYTES,
     workers: e.GALLEY_WORKERS ?? availableParallelism(),

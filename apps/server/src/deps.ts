@@ -5,6 +5,7 @@ import type { WorkPool } from './pool/work-pool.js';
 import type { WorkPool } from './pool/work-pool.js';
 import type { ServiceMetrics } from './metrics/metrics.js';
 import type { EventHub } from './events/hub.js';
+import type { WebhookDispatcher } from './webhooks/dispatcher.js';
 import type { ApiRegistry } from './openapi/registry.js';
 
 /** What every router and background task is built from. */
@@ -22,6 +23,8 @@ export interface Deps {
   metrics: ServiceMetrics;
   /** The process's one source of events (streams, page streams, webhooks follow it). */
   events: EventHub;
+  /** Sends webhook deliveries (one claim per row across processes). */
+  webhooks: WebhookDispatcher;
   /** Registers work to do when the server closes (stop sweepers, flush caches). */
   onClose(fn: () => void | Promise<void>): void;
   /**

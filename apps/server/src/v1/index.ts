@@ -7,6 +7,9 @@ import type { ApiDeps } from '../deps.js';
 import { eventStreamRoute } from '../events/routes.js';
 import { EventStreams } from '../events/streams.js';
 import { ApiRouter } from '../openapi/api-router.js';
+import { webhookRoutes } from '../webhooks/routes.js';
+import { projectFor } from './access.js';
+import { ProjectParams } from './schemas.js';
 import type { V1Context } from './context.js';
 import { confirmationRoutes } from './routes/confirmations.js';
 import { draftRoutes } from './routes/drafts.js';
@@ -101,6 +104,19 @@ export function v1Router(deps: ApiDeps, memory: V1Memory = defaultV1Memory): Rou
     kinds: eventSchemas.PROJECT_EVENT_KINDS,
     byProject: true,
     about: 'the projects the caller can open',
+    tags: ['Events'],
+  });
+  webhookRoutes(api, {
+    store,
+    dispatcher: deps.webhooks,
+    allowPrivate: config.webhooksAllowPrivate,
+    base: '/projects/{id}/webhooks',
+    params: ProjectParams,
+    scopeOf: async (req, params) => {
+      const access = await projectFor(ctx, req, params.id!, 'owner');
+      return { accountNumber: access.auth.account.accountNumber, projectId: access.project.id };
+    },
+    kinds: eventSchemas.PROJECT_EVENT_KINDS,
     tags: ['Events'],
   });
   return api.router;

@@ -1,10 +1,13 @@
 // The asset interface (/api/v2): asset-api-v2.md as settled by decisions §6 and §8.
 import { events } from '@galley/core';
 import type { Router } from 'express';
+import { z } from 'zod';
 import type { ApiDeps } from '../deps.js';
 import { eventStreamRoute } from '../events/routes.js';
 import { EventStreams } from '../events/streams.js';
 import { ApiRouter } from '../openapi/api-router.js';
+import { webhookRoutes } from '../webhooks/routes.js';
+import { callerOf } from './context.js';
 import { announceAssetWrite } from './asset-events.js';
 import { ContentLoader } from './content-loader.js';
 import type { V2Context } from './context.js';
@@ -64,6 +67,16 @@ export function v2Router(deps: ApiDeps): Router {
     kinds: events.ASSET_EVENT_KINDS,
     byProject: false,
     about: 'the caller’s assets',
+    tags: ['Events'],
+  });
+  webhookRoutes(api, {
+    store: deps.store,
+    dispatcher: deps.webhooks,
+    allowPrivate: deps.config.webhooksAllowPrivate,
+    base: '/webhooks',
+    params: z.object({}),
+    scopeOf: (req) => Promise.resolve({ accountNumber: callerOf(req).accountNumber, projectId: null }),
+    kinds: events.ASSET_EVENT_KINDS,
     tags: ['Events'],
   });
   return api.router;
