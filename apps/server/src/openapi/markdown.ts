@@ -40,6 +40,21 @@ function credentialsText(document: Json): string[] {
   ];
 }
 
+/** The parameters' table, with a column of meanings when some parameter has one. */
+function parameterLines(params: Json[]): string[] {
+  if (!params.length) return [];
+  const meaning = params.some((p) => p.description) ? ' meaning |' : '';
+  return [
+    `| parameter | in | required | type |${meaning}`,
+    `|---|---|---|---|${meaning && '---|'}`,
+    ...params.map(
+      (p) =>
+        `| ${cell(String(p.name))} | ${String(p.in)} | ${p.required ? 'yes' : 'no'} | \`${cell(schemaText(p.schema))}\` |${meaning && ` ${cell(text(p.description))} |`}`,
+    ),
+    '',
+  ];
+}
+
 /** The request body: each media type with its shape (a form as its fields). */
 function requestBodyLines(requestBody: Json): string[] {
   const content = Object.entries(asObject(requestBody.content));
@@ -139,16 +154,7 @@ export function openApiMarkdown(document: Json): string {
       if (Array.isArray(op.security) && op.security.length === 0) {
         lines.push('No credentials needed.', '');
       }
-      const params = (op.parameters as Json[] | undefined) ?? [];
-      if (params.length) {
-        lines.push('| parameter | in | required | type |', '|---|---|---|---|');
-        for (const p of params) {
-          lines.push(
-            `| ${cell(String(p.name))} | ${String(p.in)} | ${p.required ? 'yes' : 'no'} | \`${cell(schemaText(p.schema))}\` |`,
-          );
-        }
-        lines.push('');
-      }
+      lines.push(...parameterLines((op.parameters as Json[] | undefined) ?? []));
       lines.push(...requestBodyLines(asObject(op.requestBody)));
       lines.push(...responseLines(asObject(op.responses)));
     }

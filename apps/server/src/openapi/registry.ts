@@ -226,6 +226,8 @@ function operation(spec: RouteSpec): JsonSchema {
             name: 'X-Editor-Client',
             in: 'header',
             required: true,
+            description:
+              'The calling client, chosen once per run: letters, digits and `. _ : -`, at most 64 characters (a UUID will do); a lock and a draft belong to it',
             schema: { type: 'string', pattern: EDITOR_CLIENT_PATTERN.source },
           },
         ]
