@@ -4,6 +4,7 @@ import { assetApi } from './v2.js';
 
 export { GalleyApiError, type Binary, type ClientOptions } from './http.js';
 export type { AssetQuery, FileQuery } from './v2.js';
+export type { SiteChoices } from './v1.js';
 
 /** A typed client for both interfaces; runs on Node 20 and in browsers (only `fetch`). */
 export function createClient(options: ClientOptions) {

@@ -34,8 +34,24 @@ async function* pageEventStream(
   }
 }
 
-function zipForm(zip: Zip): FormData {
+/**
+ * How the service converts an uploaded plain site (the upload's text fields; a project folder
+ * ignores them): see `SiteFields` of the server's OpenAPI document.
+ */
+export interface SiteChoices {
+  /** The entry page of a site without `index.html` (it becomes `index.html`). */
+  readonly index?: string;
+  /** Remove what loads from other origins (an iframe becomes a link) instead of refusing. */
+  readonly drop_external?: boolean;
+  /** Remove what loads absent local files, or files of a refused type, instead of refusing. */
+  readonly drop_missing?: boolean;
+}
+
+function zipForm(zip: Zip, site: SiteChoices = {}): FormData {
   const form = new FormData();
+  if (site.index !== undefined) form.set('index', site.index);
+  if (site.drop_external !== undefined) form.set('drop_external', String(site.drop_external));
+  if (site.drop_missing !== undefined) form.set('drop_missing', String(site.drop_missing));
   const blob =
     zip instanceof Blob
       ? zip
@@ -55,11 +71,11 @@ export function editingApi(http: Transport, baseUrl: string) {
         method: 'GET',
         url: withQuery(`${api}/projects`, query),
       }),
-    createProject: (zip: Zip) =>
+    createProject: (zip: Zip, site?: SiteChoices) =>
       http.json<Out<typeof v1.CreatedProject>>({
         method: 'POST',
         url: `${api}/projects/folder`,
-        body: { form: zipForm(zip) },
+        body: { form: zipForm(zip, site) },
       }),
     getProject: (id: string) =>
       http.json<Out<typeof v1.Project>>({ method: 'GET', url: project(id) }),

@@ -20,7 +20,13 @@ export async function startProjects(): Promise<void> {
     const file = data.get('zip');
     if (!(file instanceof File)) return;
     fill(result, h('p', {}, `Opening ${file.name}…`));
-    const created = await library().attempt(() => client.v1.createProject(file));
+    const index = data.get('index');
+    const site = {
+      ...(typeof index === 'string' && index.trim() !== '' ? { index: index.trim() } : {}),
+      drop_external: data.get('drop_external') === 'true',
+      drop_missing: data.get('drop_missing') === 'true',
+    };
+    const created = await library().attempt(() => client.v1.createProject(file, site));
     if (!created.ok) {
       fill(result, failureView(created.failure));
       return;

@@ -18,6 +18,27 @@ export function projectsBody(): SafeHtml {
           >
           <input id="open-zip" name="zip" type="file" accept=".zip,application/zip" required />
         </p>
+        <fieldset>
+          <legend>For a plain site</legend>
+          <p>
+            <label for="open-index">Entry page, for a site without <code>index.html</code></label>
+            <input id="open-index" name="index" type="text" placeholder="home.html" />
+          </p>
+          <p>
+            <input id="open-drop-external" name="drop_external" type="checkbox" value="true" />
+            <label for="open-drop-external"
+              >Drop what loads from other sites (scripts, fonts, images from a CDN); an embedded
+              video or map becomes a link</label
+            >
+          </p>
+          <p>
+            <input id="open-drop-missing" name="drop_missing" type="checkbox" value="true" />
+            <label for="open-drop-missing"
+              >Drop what loads files missing from the site (or of a type the web medium does not
+              allow)</label
+            >
+          </p>
+        </fieldset>
         <p><button type="submit">Open</button></p>
       </form>
       <div id="open-result" aria-live="polite"></div>
