@@ -8,6 +8,7 @@
 // runs `npm install -g` on it). Tests call `packCli()`.
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,25 +30,37 @@ interface Manifest {
 const manifestOf = async (dir: string): Promise<Manifest> =>
   JSON.parse(await readFile(join(repo, dir, 'package.json'), 'utf8')) as Manifest;
 
-/** Packages that stay real dependencies, with the workspace package whose range they take. */
-const installed = {
-  'better-sqlite3': 'packages/store', // a native addon, built or fetched for the machine
-  '@fontsource/inter': 'apps/server', // font files the service reads and seeds (decisions §6)
-  '@fontsource/merriweather': 'apps/server',
-} as const;
+/**
+ * Packages that stay real dependencies: native addons, built or fetched for the machine that
+ * installs (better-sqlite3, argon2), and the font files the service reads and seeds.
+ */
+const installed = [
+  'better-sqlite3',
+  '@node-rs/argon2',
+  '@fontsource/inter',
+  '@fontsource/merriweather',
+] as const;
+const workspacePackages = ['packages/core', 'packages/store', 'apps/server', 'apps/cli'];
 
 /** Required only by code paths Galley never takes (pg's native binding). */
 const neverLoaded = ['pg-native'];
 
+/**
+ * The installed packages at the very versions the workspace builds and tests with (resolved
+ * from the workspace package that depends on each), not a range that may pick another.
+ */
 async function dependencies(): Promise<Record<string, string>> {
-  const entries = await Promise.all(
-    Object.entries(installed).map(async ([name, from]) => {
-      const range = (await manifestOf(from)).dependencies?.[name];
-      if (range === undefined) throw new Error(`${from}/package.json no longer depends on ${name}`);
-      return [name, range] as const;
-    }),
-  );
-  return Object.fromEntries(entries);
+  const versions: Record<string, string> = {};
+  for (const name of installed) {
+    for (const dir of workspacePackages) {
+      if ((await manifestOf(dir)).dependencies?.[name] === undefined) continue;
+      const resolveFrom = createRequire(join(repo, dir, 'package.json'));
+      versions[name] = (resolveFrom(`${name}/package.json`) as Manifest).version;
+      break;
+    }
+    if (versions[name] === undefined) throw new Error(`no workspace package depends on ${name}`);
+  }
+  return versions;
 }
 
 /**
@@ -58,7 +71,7 @@ async function dependencies(): Promise<Record<string, string>> {
 const requiredWhereUsed: Plugin = {
   name: 'required-where-used',
   setup(b) {
-    const names = new RegExp(`^(${Object.keys(installed).join('|')})$`);
+    const names = new RegExp(`^(${installed.join('|')})$`);
     b.onResolve({ filter: names }, (args) =>
       // The module below requires the package itself: that require is left to Node.
       args.namespace === 'required'
