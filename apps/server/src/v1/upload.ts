@@ -4,19 +4,27 @@ import { addFieldError, newFieldErrors } from '../http/parse.js';
 import { problem } from '../http/problem.js';
 import type { V1Context } from './context.js';
 import type { Intake } from './services/folder-state.js';
+import { FolderUploadForm, SiteFields, siteOptionsOf } from './site-upload.js';
 
-/** The multipart field `zip` of a folder upload (413 past `maxBytes`, counted while streaming). */
-async function readZipUpload(req: Request, maxBytes: number): Promise<Uint8Array> {
+/**
+ * The multipart field `zip` of a folder upload (413 past `maxBytes`, counted while streaming),
+ * and its text fields: only the site's choices (`SiteFields`) are known.
+ */
+async function readZipUpload(
+  req: Request,
+  maxBytes: number,
+): Promise<{ bytes: Uint8Array; fields: Record<string, string> }> {
   const { file, fields } = await readMultipart(req, { fileField: 'zip', maxFileBytes: maxBytes });
   const errors = newFieldErrors();
-  for (const name of Object.keys(fields)) addFieldError(errors, name, 'unknown field');
+  for (const name of Object.keys(fields))
+    if (!Object.hasOwn(SiteFields.shape, name)) addFieldError(errors, name, 'unknown field');
   if (!file) addFieldError(errors, 'zip', 'a ZIP file is required in the multipart field `zip`');
   if (!file || Object.keys(errors).length) {
     throw problem(422, 'validation_failed', 'Send the folder as the multipart file field `zip`.', {
       errors,
     });
   }
-  return file.bytes;
+  return { bytes: file.bytes, fields };
 }
 
 /**
@@ -24,12 +32,16 @@ async function readZipUpload(req: Request, maxBytes: number): Promise<Uint8Array
  * reading, checking and converting it never holds the event loop.
  */
 export async function intakeUpload(req: Request, ctx: V1Context): Promise<Intake> {
-  const zip = await readZipUpload(req, ctx.maxZipBytes);
-  return ctx.pool.run('intake', zip, { size: zip.byteLength, move: true });
+  const { bytes: zip, fields } = await readZipUpload(req, ctx.maxZipBytes);
+  const site = siteOptionsOf(fields);
+  return ctx.pool.run('intake', { zip, site }, { size: zip.byteLength, move: true });
 }
 
 /** Multipart request body as documented in the OpenAPI document. */
 export const zipUploadBody = {
   contentType: 'multipart/form-data',
-  description: 'File field `zip`: a project folder ZIP, or a plain site ZIP (converted).',
+  description:
+    'File field `zip`: a project folder ZIP, or a plain site ZIP (converted). Text fields ' +
+    '`index`, `drop_external` and `drop_missing` choose how a plain site is converted.',
+  schema: FolderUploadForm,
 };
