@@ -43,3 +43,18 @@ export async function missingCommands(commands: string[]): Promise<string[]> {
   );
   return commands.filter((_, i) => !found[i]);
 }
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as `-`. */
+export function anchorOf(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** The targets of the doc's relative links (`[text](path#anchor)`), as written. */
+export function relativeLinks(markdown: string): string[] {
+  const links = [...markdown.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]!);
+  return links.filter((target) => !/^[a-z]+:/.test(target));
+}
