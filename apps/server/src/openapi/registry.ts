@@ -69,12 +69,13 @@ const PROBLEM_SCHEMA: JsonSchema = {
   additionalProperties: true,
 };
 
-const COMMON_RESPONSES: Record<number, ResponseSpec> = {
-  401: {
-    description:
-      'Token or session missing, malformed (two Authorization headers included), unknown, expired or revoked.',
-  },
-  429: { description: 'Too many requests: see Retry-After and the RateLimit headers.' },
+const UNAUTHENTICATED: ResponseSpec = {
+  description:
+    'Token or session missing, malformed (two Authorization headers included), unknown, expired or revoked.',
+};
+/** The rate limit counts every request, with credentials or without (then per IP address). */
+const TOO_MANY: ResponseSpec = {
+  description: 'Too many requests: see Retry-After and the RateLimit headers.',
 };
 
 /** What any operation can answer when the service's storage fails (see docs/operations.md). */
@@ -253,7 +254,8 @@ function operation(spec: RouteSpec): JsonSchema {
       }
     : STORAGE_RESPONSES;
   const responses = {
-    ...(authenticated ? COMMON_RESPONSES : {}),
+    ...(authenticated ? { 401: UNAUTHENTICATED } : {}),
+    429: TOO_MANY,
     ...inputResponses(spec),
     ...spec.responses,
     ...storage,
