@@ -61,12 +61,12 @@
   }
 
   /**
-   * Whether the screen shows what the interaction must lead to; none of these reads a layout.
-   * `selected`: the tree's selected row is element n, and the overlay's box is on it. `moved`:
-   * #x follows #y in the preview, and the tree's selected row is #x at its new number. `removed`:
-   * #x is gone from the preview, #next has x's old number n there, and the tree's selected row
-   * is #next at n. `restored`: #x is back in the preview at number n after #y, and the tree's row
-   * n is #x.
+   * Whether the screen shows what the interaction must lead to; none of these reads a layout, nor
+   * the preview's marks (which the editor renumbers in idle time). `selected`: the tree's selected
+   * row is element n, and the overlay's box is on it. `moved`: #x follows #y in the preview, and
+   * the tree's selected row is #x. `removed`: #x is gone from the preview, #next is there, and the
+   * tree's selected row is #next at n (x's old number). `restored`: #x is back in the preview
+   * after #y, and the tree's row n is #x.
    */
   const conditions = {
     selected({ n }, { box }) {
@@ -76,20 +76,17 @@
     moved({ x, y }) {
       const element = frameDocument()?.getElementById(x);
       if (!element || element.previousElementSibling?.id !== y) return false;
-      const row = selectedRow();
-      return row?.dataset.node === element.getAttribute(MARK) && rowId(row) === x;
+      return rowId(selectedRow()) === x;
     },
     removed({ x, n, next }) {
       const doc = frameDocument();
-      if (!doc || doc.getElementById(x)) return false;
-      if (doc.getElementById(next)?.getAttribute(MARK) !== String(n)) return false;
+      if (!doc || doc.getElementById(x) || !doc.getElementById(next)) return false;
       const row = selectedRow();
       return row?.dataset.node === String(n) && rowId(row) === next;
     },
     restored({ x, n, y }) {
       const element = frameDocument()?.getElementById(x);
-      if (!element || element.getAttribute(MARK) !== String(n)) return false;
-      if (element.previousElementSibling?.id !== y) return false;
+      if (!element || element.previousElementSibling?.id !== y) return false;
       return rowId(rowOf(n)) === x;
     },
   };
@@ -195,14 +192,21 @@
     armed = done;
   }
 
-  /** The armed measure's times, relative to its input event (ms). */
-  async function result() {
+  /**
+   * The armed measure's times, relative to its input event (ms). `request`: the interaction sends
+   * one, which may be answered after the result is shown: wait for it (up to 5 s).
+   */
+  async function result({ request = false } = {}) {
     if (!armed) throw new Error('nothing armed');
     const m = await armed.finally(() => (armed = null));
-    // The editor's own requests in between (Resource Timing of this document).
-    const requests = performance
-      .getEntriesByType('resource')
-      .filter((r) => r.startTime >= m.start && r.responseEnd <= m.hold);
+    // The editor's own requests started in between (Resource Timing of this document).
+    const started = () =>
+      performance
+        .getEntriesByType('resource')
+        .filter((r) => r.startTime >= m.start && r.startTime <= m.painted);
+    for (let waited = 0; request && started().length === 0 && waited < 5000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const requests = started();
     return {
       requests: requests.map((r) => ({
         path: new URL(r.name).pathname,

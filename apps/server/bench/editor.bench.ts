@@ -349,7 +349,7 @@ async function timed(
     `arm(${JSON.stringify(event)}, ${JSON.stringify(expect)}, ${JSON.stringify({ key: key ?? null })})`,
   );
   await act();
-  return probe<Timed>(page, 'result()');
+  return probe<Timed>(page, `result(${JSON.stringify({ request: event === 'keydown' })})`);
 }
 
 /**
@@ -576,7 +576,7 @@ function keyRows(label: string, run: KeyRun): Row[] {
       ok: true,
     },
     {
-      name: `${label}: of which the operation's request, as the editor sends it (Resource Timing)`,
+      name: `${label}: the operation's request, as the editor sends it (Resource Timing; the result is shown before its answer)`,
       value: `${spread(requests.map((r) => r.ms))}; a move's or removal's answer: ${Math.round(p50(answers) / 1024)} KB`,
       goal: 'reference',
       ok: true,
@@ -611,9 +611,25 @@ function notMeasured(reason: string): Row[] {
   ];
 }
 
-/** Runs a phase under Chromium's CPU profiler when GALLEY_BENCH_PROFILE names a folder. */
+/**
+ * Runs a phase under Chromium's CPU profiler when GALLEY_BENCH_PROFILE names a folder (and records
+ * a performance trace of it too, for DevTools, when GALLEY_BENCH_TRACE=1).
+ */
 async function profiled<T>(page: Page, name: string, phase: () => Promise<T>): Promise<T> {
   if (!PROFILE_DIR) return phase();
+  if (process.env.GALLEY_BENCH_TRACE === '1') {
+    mkdirSync(PROFILE_DIR, { recursive: true });
+    const browser = page.context().browser()!;
+    await browser.startTracing(page, {
+      path: join(PROFILE_DIR, `${name}.trace.json`),
+      categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc'],
+    });
+    try {
+      return await phase();
+    } finally {
+      await browser.stopTracing();
+    }
+  }
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 100 });

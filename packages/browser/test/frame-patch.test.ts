@@ -108,7 +108,8 @@ async function runChanges(input: { html: string; seed: number; steps: number }):
     const patched = changes && P.patchPreview(doc, shown, view, changes);
     if (patched) {
       run.patched += 1;
-      shown = { ...shown, elements: patched };
+      // The marks are brought up to date in idle time; here at once, to compare them.
+      P.renumber(shown, view.inOrder(), changes.from, () => true);
     } else {
       run.redrawn += 1;
       const marked = view.marked('body');
@@ -183,7 +184,8 @@ async function runEdits(html: string): Promise<Run> {
     const patched = P.patchPreview(doc, shown, view, changes);
     if (patched) {
       run.patched += 1;
-      shown = { ...shown, elements: patched };
+      // The marks are brought up to date in idle time; here at once, to compare them.
+      P.renumber(shown, view.inOrder(), changes.from, () => true);
     }
     mark = view.changeMark;
     added = 0;

@@ -77,25 +77,38 @@ export interface FileReaders {
  * after each change of one page reads only that page again (a changed file is new bytes).
  */
 export interface PageMemo {
+  readonly texts: WeakMap<Uint8Array, string | undefined>;
   readonly pages: WeakMap<Uint8Array, PageFacts | undefined>;
 }
 
 export function createPageMemo(): PageMemo {
-  return { pages: new WeakMap() };
+  return { texts: new WeakMap(), pages: new WeakMap() };
+}
+
+/** `read(bytes)`, taken from the memo when these very bytes were read before. */
+function remembered<T>(
+  memo: WeakMap<Uint8Array, T> | undefined,
+  bytes: Uint8Array,
+  read: (bytes: Uint8Array) => T,
+): T {
+  if (memo?.has(bytes)) return memo.get(bytes) as T;
+  const value = read(bytes);
+  memo?.set(bytes, value);
+  return value;
 }
 
 export function createFileReaders(folder: Folder, memo?: PageMemo): FileReaders {
   const text = cached((path) => {
     const bytes = folder.get(path);
-    return bytes === undefined ? undefined : decodeUtf8(bytes);
+    return bytes === undefined ? undefined : remembered(memo?.texts, bytes, decodeUtf8);
   });
   const page = cached((path) => {
     const bytes = folder.get(path);
-    if (bytes !== undefined && memo?.pages.has(bytes)) return memo.pages.get(bytes);
-    const source = text(path);
-    const facts = source === undefined ? undefined : readPage(source);
-    if (bytes !== undefined) memo?.pages.set(bytes, facts);
-    return facts;
+    if (bytes === undefined) return undefined;
+    return remembered(memo?.pages, bytes, () => {
+      const source = text(path);
+      return source === undefined ? undefined : readPage(source);
+    });
   });
   const dimensions = cached((path) => {
     const bytes = folder.get(path);

@@ -40,6 +40,7 @@ describe('checkSave', () => {
       expect(JSON.stringify(checkSave({ ...input, memo }))).toBe(JSON.stringify(checkSave(input)));
       // The page that did not change was read from its bytes once, and is held by them.
       expect(memo.pages.has(folder.get('about.html')!)).toBe(true);
+      expect(memo.texts.get(folder.get('about.html')!)).toContain('Team');
     }
     const about = memo.pages.get(folder.get('about.html')!);
     checkSave({ folder, file: 'index.html', html: html(), memo });

@@ -7,11 +7,10 @@ import type {
 } from '@galley/core';
 import { library } from '../library.js';
 
-/** What the preview shows, as the frame holds it: by number (its marks) and by handle. */
+/** What the preview shows, as the frame holds it: each element of the draft and its own. */
 export interface ShownElements {
-  /** The element each mark stands for: index n is the element marked n (0 is <body>). */
-  readonly elements: readonly ElementHandle[];
   readonly byHandle: Map<ElementHandle, HTMLElement>;
+  readonly byElement: WeakMap<Element, ElementHandle>;
 }
 
 /**
@@ -33,6 +32,7 @@ export function mapShown(
   const { PREVIEW_ATTRIBUTE: mark } = library();
   const { elements, parents } = marked;
   const byHandle = new Map<ElementHandle, HTMLElement>();
+  const byElement = new WeakMap<Element, ElementHandle>();
   let faithful = true;
   let last = 0;
   for (const element of doc.querySelectorAll<HTMLElement>(`[${mark}]`)) {
@@ -43,6 +43,7 @@ export function mapShown(
       continue;
     }
     byHandle.set(handle, element);
+    byElement.set(element, handle);
     // In document order, which is the draft's pre-order, each one in its own parent.
     const parent = element.parentElement;
     const parentNumber = parent === doc.body ? 0 : Number(parent?.getAttribute(mark));
@@ -50,46 +51,48 @@ export function mapShown(
     last = number;
   }
   const body = elements[0];
-  if (body && doc.body) byHandle.set(body, doc.body);
+  if (body && doc.body) (byHandle.set(body, doc.body), byElement.set(doc.body, body));
   faithful &&=
     byHandle.size === elements.length &&
     doc.body?.querySelectorAll('*').length === elements.length - 1;
   for (const control of doc.querySelectorAll<HTMLElement>(PAGE_CONTROLS)) control.tabIndex = -1;
-  return { elements, byHandle, faithful };
+  return { byHandle, byElement, faithful };
 }
 
 /**
  * Draws a draft's changes into the preview in place: only the content of each element whose
  * children changed is parsed (in that element's own context, in the frame's document, which runs
- * no script), the elements it already shows are moved back in rather than drawn again, and the
- * marks after the first element that came or went are renumbered. The browser then lays out and
- * paints only what changed, and the scroll position stays where it is.
+ * no script), and the elements it already shows are moved back in rather than drawn again. The
+ * browser then lays out and paints only what changed, and the scroll position stays where it is.
+ * The marks of the elements after the first one that came or went are left for `renumber`.
  *
- * Answers the elements in number order, or null when the change cannot be drawn faithfully this
- * way (the browser built something else from the HTML than the draft holds, as it does with a
- * misplaced table row): then the caller draws the body anew.
+ * Answers false when the change cannot be drawn faithfully this way (the browser built something
+ * else from the HTML than the draft holds, as it does with a misplaced table row): then the caller
+ * draws the body anew.
  */
 export function patchPreview(
   doc: Document,
   shown: ShownElements,
   view: ElementView,
   changes: ElementChanges,
-): ElementHandle[] | null {
+): boolean {
   const { PREVIEW_ATTRIBUTE: mark, PREVIEW_SLOT_ATTRIBUTE: slot } = library();
-  const { byHandle } = shown;
+  const { byHandle, byElement } = shown;
   const isShown = (handle: ElementHandle) => byHandle.get(handle)?.isConnected === true;
   const replaced: Element[] = [];
   for (const parent of changes.parents) {
     if (view.numberOf(parent) === null) continue;
     const host = byHandle.get(parent);
-    if (!host?.isConnected) return null;
+    if (!host?.isConnected) return false;
     const content = view.markedContent(parent, isShown);
     const parsed = parseInPlace(doc, host, content.html);
     const fresh = parsed && freshElements(parsed, content, view, mark, slot);
-    if (!fresh || !sameChildren(parsed, view.childrenOf(parent), content, fresh, slot)) return null;
+    if (!fresh || !sameChildren(parsed, view.childrenOf(parent), content, fresh, slot))
+      return false;
     for (const control of parsed.querySelectorAll<HTMLElement>(PAGE_CONTROLS))
       control.tabIndex = -1;
-    for (const [element, handle] of fresh) byHandle.set(handle, element);
+    for (const [element, handle] of fresh)
+      (byHandle.set(handle, element), byElement.set(element, handle));
     const next = [...parsed.childNodes].map((node) =>
       node.nodeType === Node.ELEMENT_NODE && (node as Element).hasAttribute(slot)
         ? byHandle.get(content.slots[Number((node as Element).getAttribute(slot))]!)!
@@ -98,18 +101,28 @@ export function patchPreview(
     replaced.push(...host.children);
     reconcile(host, next);
   }
-  forgetRemoved(replaced, shown, mark);
-  const elements = view.inOrder();
-  for (
-    let n = Number.isFinite(changes.from) ? changes.from : elements.length;
-    n < elements.length;
-    n++
-  ) {
-    const element = byHandle.get(elements[n]!);
-    if (!element) return null;
-    if (element.getAttribute(mark) !== String(n)) element.setAttribute(mark, String(n));
+  forgetRemoved(replaced, shown);
+  return true;
+}
+
+/**
+ * Sets the marks of the elements from number `from` on to their numbers now, until `budget`
+ * says stop; answers where it stopped (the number of elements when done). A mark is only read by
+ * people and tests: the editor finds elements by `ShownElements`, so this can wait for idle time.
+ */
+export function renumber(
+  shown: ShownElements,
+  order: readonly ElementHandle[],
+  from: number,
+  budget: () => boolean,
+): number {
+  const { PREVIEW_ATTRIBUTE: mark } = library();
+  let n = Math.max(1, from);
+  for (; n < order.length && (n % 256 !== 0 || budget()); n++) {
+    const element = shown.byHandle.get(order[n]!);
+    if (element && element.getAttribute(mark) !== String(n)) element.setAttribute(mark, String(n));
   }
-  return elements;
+  return n;
 }
 
 /**
@@ -234,15 +247,15 @@ function sameLeaf(a: Node, b: Node): boolean {
 }
 
 /** Drops the elements no longer shown (taken out with what they replaced) from the map. */
-function forgetRemoved(replaced: readonly Element[], shown: ShownElements, mark: string): void {
-  const { byHandle, elements } = shown;
+function forgetRemoved(replaced: readonly Element[], shown: ShownElements): void {
+  const { byHandle, byElement } = shown;
   const forget = (element: Element) => {
-    const handle = elements[Number(element.getAttribute(mark))];
+    const handle = byElement.get(element);
     if (handle && byHandle.get(handle) === element) byHandle.delete(handle);
   };
   for (const element of replaced) {
     if (element.isConnected) continue;
     forget(element);
-    for (const inner of element.querySelectorAll(`[${mark}]`)) forget(inner);
+    for (const inner of element.querySelectorAll('*')) forget(inner);
   }
 }

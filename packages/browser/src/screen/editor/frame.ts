@@ -2,7 +2,8 @@ import type { ElementHandle, ElementView, MarkedHtml } from '@galley/core';
 import { h } from '../dom.js';
 import { library } from '../library.js';
 import type { Placement } from './actions.js';
-import { mapShown, patchPreview } from './frame-patch.js';
+import { mapShown, patchPreview, renumber } from './frame-patch.js';
+import type { ShownElements } from './frame-patch.js';
 
 /** What the preview tells the editor: all of it happens in the preview, none of it navigates. */
 export interface FrameEvents {
@@ -46,10 +47,13 @@ export class PreviewFrame {
   private drawn = -1;
   private loading = false;
   private pending: { key: string; view: ElementView } | null = null;
-  /** The element each mark of the preview stands for (index n: marked n; 0 is <body>). */
-  private elements: readonly ElementHandle[] = [];
-  /** The preview's element for each element of the draft it shows. */
-  private byHandle = new Map<ElementHandle, HTMLElement>();
+  /** Each element of the draft the preview shows, and its own. */
+  private shown: ShownElements = { byHandle: new Map(), byElement: new WeakMap() };
+  /** The draft's <body>. */
+  private body: ElementHandle | null = null;
+  /** Marks from this number on are still to be renumbered (in idle time). */
+  private renumberFrom = Infinity;
+  private renumbering = 0;
   private renewTimer: ReturnType<typeof setTimeout> | undefined;
   private drag: { target: ElementHandle; x: number; y: number; active: boolean } | null = null;
   private dropAt: { anchor: ElementHandle; where: Placement } | null = null;
@@ -174,10 +178,8 @@ export class PreviewFrame {
     this.stopEditing(false);
     const changes =
       this.faithful && view === this.drawnView ? view.changesSince(this.drawnMark) : null;
-    const patched =
-      changes &&
-      patchPreview(doc, { elements: this.elements, byHandle: this.byHandle }, view, changes);
-    if (patched) this.elements = patched;
+    if (changes && patchPreview(doc, this.shown, view, changes))
+      this.renumberLater(view, changes.from);
     else {
       const marked = view.marked('body');
       doc.body.innerHTML = marked.html;
@@ -191,15 +193,33 @@ export class PreviewFrame {
   }
 
   private map(doc: Document, marked: MarkedHtml): void {
-    const shown = mapShown(doc, marked);
-    this.elements = shown.elements;
-    this.byHandle = shown.byHandle;
-    this.faithful = shown.faithful;
+    const { faithful, ...shown } = mapShown(doc, marked);
+    this.shown = shown;
+    this.faithful = faithful;
+    this.body = marked.elements[0] ?? null;
+    this.renumberFrom = Infinity;
+  }
+
+  /** Brings the marks up to date when the browser is idle, a slice at a time. */
+  private renumberLater(view: ElementView, from: number): void {
+    this.renumberFrom = Math.min(this.renumberFrom, from);
+    if (this.renumbering || !Number.isFinite(this.renumberFrom)) return;
+    const slice = (deadline: IdleDeadline) => {
+      this.renumbering = 0;
+      if (view !== this.drawnView || !Number.isFinite(this.renumberFrom)) return;
+      const order = view.inOrder();
+      const budget = () => deadline.timeRemaining() > 2;
+      const reached = renumber(this.shown, order, this.renumberFrom, budget);
+      this.renumberFrom = reached >= order.length ? Infinity : reached;
+      if (Number.isFinite(this.renumberFrom))
+        this.renumbering = requestIdleCallback(slice, { timeout: 1000 });
+    };
+    this.renumbering = requestIdleCallback(slice, { timeout: 1000 });
   }
 
   /** The frame's element that shows this element of the draft. */
   elementOf(handle: ElementHandle): HTMLElement | undefined {
-    const element = this.byHandle.get(handle);
+    const element = this.shown.byHandle.get(handle);
     return element?.isConnected ? element : undefined;
   }
 
@@ -209,9 +229,8 @@ export class PreviewFrame {
     const node = target && 'nodeType' in target ? (target as Node) : null;
     let element = node ? (node.nodeType === 1 ? node : node.parentNode) : null;
     while (element && element.nodeType === 1) {
-      const number = (element as Element).getAttribute(marker());
-      if (number !== null) return this.elements[Number(number)] ?? null;
-      if (element === this.document?.body) return this.elements[0] ?? null;
+      const handle = this.shown.byElement.get(element as Element);
+      if (handle) return handle;
       element = element.parentNode;
     }
     return null;
@@ -289,7 +308,7 @@ export class PreviewFrame {
   private pressed(event: MouseEvent): void {
     if (event.button !== 0 || this.editing) return;
     const handle = this.handleAt(event.target);
-    if (handle && handle !== this.elements[0])
+    if (handle && handle !== this.body)
       this.drag = { target: handle, x: event.clientX, y: event.clientY, active: false };
   }
 
@@ -310,7 +329,7 @@ export class PreviewFrame {
       const box = element.getBoundingClientRect();
       const share = (event.clientY - box.top) / Math.max(1, box.height);
       const where: Placement = share < 0.3 ? 'before' : share > 0.7 ? 'after' : 'inside';
-      this.dropAt = { anchor, where: anchor === this.elements[0] ? 'inside' : where };
+      this.dropAt = { anchor, where: anchor === this.body ? 'inside' : where };
     }
     this.events.moved();
   }
@@ -343,7 +362,7 @@ export class PreviewFrame {
   /** Edits the element's content in place: Enter or leaving it commits, Escape cancels. */
   startEditing(handle: ElementHandle): boolean {
     const element = this.elementOf(handle);
-    if (!element || handle === this.elements[0]) return false;
+    if (!element || handle === this.body) return false;
     this.stopEditing(false);
     this.editing = { handle, element, before: element.innerHTML };
     element.contentEditable = 'true';
