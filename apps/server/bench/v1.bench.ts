@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
-import { writeZip } from '@galley/core';
+import { json, onePageZip } from './bench-http.js';
 
 const CHAINS = 1;
 const ROUNDS = 5;
@@ -60,30 +60,6 @@ function bigPage(): string {
   return `<!doctype html>\n<html><head><meta charset="utf-8"><title>Big</title></head><body><main id="main">\n${parts.join('')}</main></body></html>\n`;
 }
 
-function folderZip(html: string): Uint8Array {
-  const encoder = new TextEncoder();
-  const project = {
-    format: 1,
-    title: 'Bench',
-    media: { id: 'web', version: 1 },
-    pages: [{ file: 'index.html', title: 'Big', public_url: '/' }],
-  };
-  return writeZip(
-    new Map([
-      ['project.json', encoder.encode(JSON.stringify(project))],
-      ['index.html', encoder.encode(html)],
-    ]),
-  );
-}
-
-async function json<T>(url: string, init: RequestInit & { expect: number }): Promise<T> {
-  const res = await fetch(url, init);
-  const body = (await res.json()) as T;
-  if (res.status !== init.expect)
-    throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${JSON.stringify(body)}`);
-  return body;
-}
-
 interface Chain {
   project: string;
   page: string;
@@ -100,7 +76,7 @@ async function prepare(galley: Target, html: string): Promise<Chain[]> {
     const client = `bench-${i}`;
     const headers = { ...auth, 'x-editor-client': client };
     const form = new FormData();
-    form.set('zip', new Blob([folderZip(html)]), 'bench.zip');
+    form.set('zip', new Blob([onePageZip(html, 'Big')]), 'bench.zip');
     const project = await json<{ id: string }>(`${api}/projects/folder`, {
       method: 'POST',
       headers,
