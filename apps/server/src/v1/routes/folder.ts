@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { PageQuery, StoredNumber, v1 } from '@galley/core';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { ApiRouter } from '../../openapi/api-router.js';
 import { holderOf, projectFor, refuseForeignLock } from '../access.js';
@@ -8,7 +7,10 @@ import type { V1Context } from '../context.js';
 import { pageItems, projectBody, withUnsavedDrafts } from '../present.js';
 import { folderCheckFailed, v1Problem } from '../problems.js';
 import { ProjectParams, VersionParams } from '../schemas.js';
+import { FolderZips } from '../services/folder-zips.js';
+import type { ZipAnswer } from '../services/folder-zips.js';
 import { intakeUpload, zipUploadBody } from '../upload.js';
+import { noneMatchIncludes, streamBody } from '../../http/conditional.js';
 import { decodeCursor, encodeCursor, invalidCursor } from '../../http/paging.js';
 import { checkFailure, notFound, projectBusy, writeResponses } from './projects.js';
 
@@ -37,6 +39,7 @@ const PagesCursor = z.strictObject({ r: StoredNumber, o: StoredNumber });
 
 /** Folder export and replacement, confirmed versions' ZIPs, and the page list. */
 export function folderRoutes(api: ApiRouter, ctx: V1Context): void {
+  const zips = new FolderZips(ctx.files, ctx.store.bytes);
   api.route(
     {
       method: 'get',
@@ -50,8 +53,7 @@ export function folderRoutes(api: ApiRouter, ctx: V1Context): void {
     async ({ req, res, params }) => {
       const { project } = await projectFor(ctx, req, params.id, 'read');
       const state = await ctx.states.get(project.id, project.revision);
-      const zip = await ctx.files.zip(await ctx.files.folder(state.manifest));
-      sendZip(res, zip, sha256Of(zip), `${project.id}-r${project.revision}.zip`);
+      await sendZip(req, res, await zips.ofState(state), `${project.id}-r${project.revision}.zip`);
     },
   );
 
@@ -69,8 +71,8 @@ export function folderRoutes(api: ApiRouter, ctx: V1Context): void {
       const { project } = await projectFor(ctx, req, params.id, 'read');
       const confirmation = await ctx.store.confirmations.byVersion(project.id, params.version);
       if (!confirmation) throw v1Problem('not_found', `No confirmed version ${params.version}.`);
-      const zip = await ctx.files.file(confirmation.sha256);
-      sendZip(res, zip, confirmation.sha256, `${project.id}-v${confirmation.version}.zip`);
+      const zip = zips.stored(confirmation.sha256, confirmation.size);
+      await sendZip(req, res, zip, `${project.id}-v${confirmation.version}.zip`);
     },
   );
 
@@ -149,18 +151,22 @@ export function folderRoutes(api: ApiRouter, ctx: V1Context): void {
   );
 }
 
-function sha256Of(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
-function sendZip(res: Response, zip: Uint8Array, sha256: string, filename: string): void {
-  res
-    .status(200)
-    .set({
-      'Content-Type': 'application/zip',
-      'Content-Disposition': `attachment; filename="${filename}"`,
-      'X-Content-SHA256': sha256,
-      ETag: `"${sha256}"`,
-    })
-    .send(Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength));
+/**
+ * 200 with the ZIP streamed (the client's pace sets the writing's), or 304 when `If-None-Match`
+ * names its ETag.
+ */
+async function sendZip(req: Request, res: Response, zip: ZipAnswer, filename: string) {
+  const etag = `"${zip.sha256}"`;
+  res.setHeader('ETag', etag);
+  if (noneMatchIncludes(req.get('if-none-match'), etag)) {
+    res.status(304).end();
+    return;
+  }
+  res.status(200).set({
+    'Content-Type': 'application/zip',
+    'Content-Length': String(zip.size),
+    'Content-Disposition': `attachment; filename="${filename}"`,
+    'X-Content-SHA256': zip.sha256,
+  });
+  await streamBody(await zip.body(), res);
 }

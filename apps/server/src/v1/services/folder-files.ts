@@ -12,7 +12,7 @@ const deflateRawAsync = promisify(deflateRaw);
  * The fixed level of every ZIP the service writes: the same folder gives the same bytes. On
  * node:zlib's thread pool, so a big folder's ZIP does not hold other requests up.
  */
-const deflate = (data: Uint8Array): Promise<Uint8Array> =>
+export const zipDeflate = (data: Uint8Array): Promise<Uint8Array> =>
   deflateRawAsync(data, { level: zipDeflateLevel });
 const PARALLEL_PUTS = 8;
 
@@ -84,7 +84,7 @@ export class FolderFiles {
 
   /** The folder as the service's deterministic ZIP. */
   zip(folder: Folder): Promise<Uint8Array> {
-    return writeZipAsync(folder, { deflate });
+    return writeZipAsync(folder, { deflate: zipDeflate });
   }
 }
 

@@ -1,4 +1,3 @@
-import { pipeline } from 'node:stream/promises';
 import { v2 } from '@galley/core';
 import { z } from 'zod';
 import { API_CONTENT_POLICY } from '../../http/answer-headers.js';
@@ -9,6 +8,7 @@ import { callerOf, readableAsset, revisionOf } from '../context.js';
 import { contentTypeOf } from '../media-types.js';
 import { assetProblem } from '../problems.js';
 import { parseRange } from '../range.js';
+import { noneMatchIncludes, streamBody } from '../../http/conditional.js';
 import { responses } from './responses.js';
 
 /** Express gives a `*path` wildcard as its segments; the file path is them joined by `/`. */
@@ -25,16 +25,6 @@ function attachment(path: string): string {
   const name = path.slice(path.lastIndexOf('/') + 1);
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
-
-/**
- * Whether an `If-None-Match` value names this ETag: `*`, or a list compared weakly, as RFC 9110
- * §13.1.2 asks (`W/"…"` matches `"…"`).
- */
-function noneMatchIncludes(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
 export function fileRoutes(api: ApiRouter, ctx: V2Context): void {
@@ -108,10 +98,7 @@ export function fileRoutes(api: ApiRouter, ctx: V2Context): void {
       res.status(part ? 206 : 200).setHeader('Content-Type', contentTypeOf(file.mediaType));
       res.setHeader('Content-Length', String(part ? part.end - part.start + 1 : file.size));
       if (part) res.setHeader('Content-Range', `bytes ${part.start}-${part.end}/${file.size}`);
-      await pipeline(stream, res).catch((error: unknown) => {
-        // A client that goes away mid-file is not a server error.
-        if ((error as { code?: string }).code !== 'ERR_STREAM_PREMATURE_CLOSE') throw error;
-      });
+      await streamBody(stream, res);
     },
   );
 }
