@@ -35,6 +35,8 @@ describe('docs/api', () => {
     }
     expect(section('v1', 'GET /schemas/{kind}/{version}')).toContain('No credentials needed.');
     expect(section('v2', 'GET /schemas/{kind}/{version}')).not.toContain('No credentials needed.');
+    const open = Object.fromEntries(operations())['v1 GET /schemas/{kind}/{version}']!;
+    expect(Object.keys(open.responses as Json)).toEqual(['200', '404', '429', '503', '507']);
   });
 
   it('writes every shape whole: no member is left as {…}', () => {
