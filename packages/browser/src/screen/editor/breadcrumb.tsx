@@ -1,12 +1,13 @@
 import type { ElementHandle } from '@galley/core';
 import type { EditorScreen } from './screen.js';
+import { useSettledSelection } from './settled.js';
 import { elementName } from './words.js';
 
 /** The selection's ancestors, each one a button that selects it. */
 export function Breadcrumb({ screen }: { screen: EditorScreen }) {
   const { model } = screen;
   const shown = model.shown.value;
-  const selected = model.selection.value;
+  const selected = useSettledSelection(model);
   if (!shown || !selected || shown.elements.numberOf(selected) === null)
     return (
       <nav class="breadcrumb" aria-label="Selected element and its ancestors">

@@ -1,6 +1,7 @@
 import { useSignal } from '@preact/signals';
 import type { ElementHandle } from '@galley/core';
 import type { EditorScreen } from './screen.js';
+import { useSettledSelection } from './settled.js';
 import { NoticeAt } from './notice.js';
 import { projectFiles } from './files.js';
 import { text } from '../dom.js';
@@ -28,7 +29,7 @@ const shownValue = (value: string) => value.replaceAll('&quot;', '"');
 export function Inspector({ screen }: { screen: EditorScreen }) {
   const { model } = screen;
   const shown = model.shown.value;
-  const selected = model.selection.value;
+  const selected = useSettledSelection(model);
   if (!shown || !selected || shown.elements.numberOf(selected) === null)
     return (
       <section class="panel inspector" aria-labelledby="inspector-heading">
