@@ -117,7 +117,7 @@ describe.skipIf(missing.length > 0)('docs/quickstart.md', () => {
         }),
       );
       const bin = (name: string) => join(repo, 'node_modules/.bin', name);
-      await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: work, timeout: 120_000 }).catch(
+      await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: work, timeout: 240_000 }).catch(
         (error: { stdout?: string }) => {
           throw new Error(`the quickstart's TypeScript does not typecheck:\n${error.stdout}`);
         },
@@ -131,5 +131,5 @@ describe.skipIf(missing.length > 0)('docs/quickstart.md', () => {
     } finally {
       await rm(work, { recursive: true, force: true });
     }
-  }, 180_000);
+  }, 330_000);
 });
