@@ -3,6 +3,7 @@
 // limit no benchmark reaches. Shared by the v1 and v2 benchmarks' server processes.
 import { openStore, systemClock } from '@galley/store';
 import { loadConfig, startServer } from '../src/index.js';
+import type { ServerConfig } from '../src/index.js';
 
 export interface BenchServer {
   url: string;
@@ -10,7 +11,10 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-export async function startBenchServer(dataDir: string): Promise<BenchServer> {
+export async function startBenchServer(
+  dataDir: string,
+  settings: Partial<ServerConfig> = {},
+): Promise<BenchServer> {
   const store = await openStore({ kind: 'sqlite', dataDir });
   const created = await store.accounts.create({
     email: 'bench@example.org',
@@ -19,7 +23,10 @@ export async function startBenchServer(dataDir: string): Promise<BenchServer> {
   });
   if (!created.ok) throw new Error(created.code);
   const { token } = await store.tokens.issue({ accountNumber: created.account.accountNumber });
-  const config = loadConfig({}, { dataDir, logLevel: 'warn', rateLimitPerMinute: 1_000_000_000 });
+  const config = loadConfig(
+    {},
+    { dataDir, logLevel: 'warn', rateLimitPerMinute: 1_000_000_000, ...settings },
+  );
   const server = await startServer({
     store,
     clock: systemClock,

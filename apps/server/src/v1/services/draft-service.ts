@@ -152,11 +152,7 @@ export class DraftService {
   }
 
   /** GET draft: the open draft, opened on the current revision when there is none. */
-  async open(
-    access: PageAccess,
-    holder: LockHolder,
-    read: DraftRecord | null,
-  ): Promise<DraftView> {
+  async open(access: PageAccess, holder: LockHolder, read: DraftRecord | null): Promise<DraftView> {
     let row = await this.newest(access, holder, read);
     if (!row) {
       const state = await this.#states.get(access.project.id, access.project.revision);
@@ -360,7 +356,14 @@ export class DraftService {
 
   #liveOf(row: DraftRecord, draft: Draft, from: { html: string; floor: number }): LiveDraft {
     const { token, baseSequence: base } = row;
-    return { draft, token, base, pageBytes: from.html.length, floor: from.floor, snapshotting: null };
+    return {
+      draft,
+      token,
+      base,
+      pageBytes: from.html.length,
+      floor: from.floor,
+      snapshotting: null,
+    };
   }
 
   /**
