@@ -35,7 +35,11 @@ interface ToolAnswer {
 async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
   const result = (await client.callTool({ name, arguments: args })) as ToolAnswer;
   const text = result.content.map((c) => c.text).join('\n');
-  return { error: result.isError === true, text, json: () => JSON.parse(text) as Record<string, unknown> };
+  return {
+    error: result.isError === true,
+    text,
+    json: () => JSON.parse(text) as Record<string, unknown>,
+  };
 }
 
 describe('an agent session over MCP', () => {
@@ -50,7 +54,11 @@ describe('an agent session over MCP', () => {
       new StdioClientTransport({
         command: process.execPath,
         args: [...galleyArgs, 'mcp', '--label', 'Test agent'],
-        env: { ...(process.env as Record<string, string>), GALLEY_SERVER: s.url, GALLEY_TOKEN: s.token },
+        env: {
+          ...(process.env as Record<string, string>),
+          GALLEY_SERVER: s.url,
+          GALLEY_TOKEN: s.token,
+        },
         stderr: 'pipe',
       }),
     'streamable HTTP': () =>
@@ -68,17 +76,28 @@ describe('an agent session over MCP', () => {
         const names = (await client.listTools()).tools.map((tool) => tool.name);
         for (const tool of TOOLS) expect(names).toContain(tool);
         const apply = (await client.listTools()).tools.find((t) => t.name === 'apply_operations')!;
-        expect(Object.keys(apply.inputSchema.properties ?? {})).toEqual(['project_id', 'page', 'operations']);
+        expect(Object.keys(apply.inputSchema.properties ?? {})).toEqual([
+          'project_id',
+          'page',
+          'operations',
+        ]);
 
-        const listed = (await call(client, 'list_projects')).json() as { projects: Array<{ id: string }> };
+        const listed = (await call(client, 'list_projects')).json() as {
+          projects: Array<{ id: string }>;
+        };
         expect(listed.projects.map((p) => p.id)).toContain(project.id);
         const opened = (await call(client, 'open_project', { project_id: project.id })).json();
         expect(opened).toMatchObject({ project: { id: project.id }, lock: null });
 
-        const read = await call(client, 'read_page', { project_id: project.id, page: 'index.html' });
+        const read = await call(client, 'read_page', {
+          project_id: project.id,
+          page: 'index.html',
+        });
         expect(read.error).toBe(false);
         const outline = read.json() as { outline: Array<{ id: string | null; text: string }> };
-        expect(outline.outline).toContainEqual(expect.objectContaining({ id: 'top', text: 'Shop' }));
+        expect(outline.outline).toContainEqual(
+          expect.objectContaining({ id: 'top', text: 'Shop' }),
+        );
         // Reading took the lock, as kind agent with the agent's label.
         const lock = (await call(client, 'open_project', { project_id: project.id })).json();
         expect(lock).toMatchObject({ lock: { kind: 'agent' } });
@@ -96,16 +115,29 @@ describe('an agent session over MCP', () => {
         expect(batch.error).toBe(true);
         expect(batch.text).toMatch(/Operation 2 was refused/);
         expect(batch.text).toMatch(/Operations 0 to 1 were applied/);
-        const element = await call(client, 'read_page', { project_id: project.id, page: 'index.html', element: '#top' });
+        const element = await call(client, 'read_page', {
+          project_id: project.id,
+          page: 'index.html',
+          element: '#top',
+        });
         expect((element.json() as { html: string }).html).toBe(
           '<h1 id="top">Shop <b>now</b><span id="added">!</span></h1>',
         );
-        expect((await call(client, 'undo', { project_id: project.id, page: 'index.html' })).error).toBe(false);
-        expect((await call(client, 'redo', { project_id: project.id, page: 'index.html' })).error).toBe(false);
+        expect(
+          (await call(client, 'undo', { project_id: project.id, page: 'index.html' })).error,
+        ).toBe(false);
+        expect(
+          (await call(client, 'redo', { project_id: project.id, page: 'index.html' })).error,
+        ).toBe(false);
 
-        const check = (await call(client, 'check_page', { project_id: project.id, page: 'index.html' })).json();
+        const check = (
+          await call(client, 'check_page', { project_id: project.id, page: 'index.html' })
+        ).json();
         expect(check).toMatchObject({ blocks_save: false });
-        const saved = await call(client, 'save_page', { project_id: project.id, page: 'index.html' });
+        const saved = await call(client, 'save_page', {
+          project_id: project.id,
+          page: 'index.html',
+        });
         expect(saved.error).toBe(false);
         expect(saved.json()).toMatchObject({ revision: 2 });
         const history = (await call(client, 'read_history', { project_id: project.id })).json() as {
@@ -122,7 +154,13 @@ describe('an agent session over MCP', () => {
           request_key: key,
           kind: 'data',
           title: 'Palette',
-          files: [{ path: 'palette.json', json: { colors: [{ name: 'Ink', value: '#112233' }] }, schema: 'svc://schemas/palette/1' }],
+          files: [
+            {
+              path: 'palette.json',
+              json: { colors: [{ name: 'Ink', value: '#112233' }] },
+              schema: 'svc://schemas/palette/1',
+            },
+          ],
         };
         const first = await call(client, 'write_asset', body);
         expect(first.text).not.toMatch(/Refused|error/i);
@@ -148,13 +186,19 @@ describe('an agent session over MCP', () => {
     await call(client, 'read_page', { project_id: project.id, page: 'index.html' });
     const lockUrl = `${s.url}/api/v1/projects/${project.id}/lock`;
     const held = await fetch(lockUrl, { headers: { authorization: `Bearer ${s.token}` } });
-    expect(await held.json()).toMatchObject({ lock: { kind: 'agent', label: 'leaving-agent (MCP)' } });
+    expect(await held.json()).toMatchObject({
+      lock: { kind: 'agent', label: 'leaving-agent (MCP)' },
+    });
     await (client.transport as StreamableHTTPClientTransport).terminateSession();
     await client.close();
     const released = await fetch(lockUrl, { headers: { authorization: `Bearer ${s.token}` } });
     expect(await released.json()).toEqual({ lock: null });
 
-    const anonymous = await fetch(`${s.url}/mcp`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const anonymous = await fetch(`${s.url}/mcp`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(anonymous.status).toBe(401);
   }, 60_000);
 });

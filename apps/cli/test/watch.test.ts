@@ -186,6 +186,26 @@ describe('galley watch', () => {
     expect((await readRecord(into)).imported.map((v) => v.sha256)).toEqual([v1.sha256, v2.sha256]);
   });
 
+  it('with --events, imports a version as soon as its confirmation is announced', async () => {
+    const live = await createProject(s, 'Announced');
+    const into = await folder();
+    // An hour between polls: only the event can bring the version in time.
+    const args = ['watch', live.id, '--into', into, '--interval', '3600', '--events'];
+    const child = spawnGalley(args, { env });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await new Promise((resolve) => setTimeout(resolve, 3_000)); // the first poll and the stream
+    await screen.confirm(live.id);
+    for (let waited = 0; !/^v1: /m.test(stdout); waited += 50) {
+      if (waited > 20_000) throw new Error(`no v1 in: ${stdout}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(await readdir(into)).toContain(`${live.id}-v1.zip`);
+  });
+
   it('a download whose SHA-256 differs from the confirmation is not imported (exit 1)', async () => {
     const confirmed = await createProject(s, 'Tampered');
     await screen.confirm(confirmed.id);

@@ -102,7 +102,10 @@ const EnvSchema = z.object({
   GALLEY_WEBHOOK_RETRY_SECONDS: z
     .string()
     .transform((value) => value.split(',').map(Number))
-    .refine((list) => list.every((n) => Number.isFinite(n) && n >= 0), 'seconds separated by commas')
+    .refine(
+      (list) => list.every((n) => Number.isFinite(n) && n >= 0),
+      'seconds separated by commas',
+    )
     .optional(),
   GALLEY_WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(10),
   GALLEY_POOL_THREADS: number(0).max(256).optional(),

@@ -17,12 +17,15 @@ export function refusal(error: unknown, before = ''): CallToolResult {
   if (error instanceof GalleyApiError) {
     const { problem } = error;
     const extra = Object.fromEntries(
-      Object.entries(problem).filter(([key]) => !['type', 'title', 'status', 'detail'].includes(key)),
+      Object.entries(problem).filter(
+        ([key]) => !['type', 'title', 'status', 'detail'].includes(key),
+      ),
     );
     text = `${before}Refused (${error.status} ${problem.code ?? problem.title}): ${problem.detail ?? problem.title}\n${JSON.stringify(extra, null, 2)}`;
   } else if (error instanceof ZodError) {
     const errors: Record<string, string[]> = {};
-    for (const issue of error.issues) (errors[issue.path.join('.') || '(body)'] ??= []).push(issue.message);
+    for (const issue of error.issues)
+      (errors[issue.path.join('.') || '(body)'] ??= []).push(issue.message);
     text = `${before}Refused (invalid arguments): ${JSON.stringify({ errors }, null, 2)}`;
   } else if (error instanceof ToolRefusal) {
     text = `${before}${error.message}`;

@@ -135,7 +135,8 @@ export function elementHtml(html: string, element: string): string | null {
   const { draft } = opened;
   let node: number | undefined;
   if (element.startsWith('@')) node = Number(element.slice(1));
-  else if (element.startsWith('#')) node = draft.outline().find((e) => e.id === element.slice(1))?.node;
+  else if (element.startsWith('#'))
+    node = draft.outline().find((e) => e.id === element.slice(1))?.node;
   const handle = node === undefined ? undefined : draft.elements.at(node);
   return handle ? draft.elements.outerHtml(handle) : null;
 }

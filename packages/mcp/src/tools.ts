@@ -43,7 +43,12 @@ export function registerTools(server: McpServer, session: AgentSession): void {
       description: 'The projects you can open, newest change first, with your role in each.',
       inputSchema: { cursor: z.string().optional().describe('next_page_url’s `page` to go on') },
     },
-    ({ cursor }) => attempt(async () => answer(await client.v1.listProjects({ per_page: 100, ...(cursor ? { page: cursor } : {}) }))),
+    ({ cursor }) =>
+      attempt(async () =>
+        answer(
+          await client.v1.listProjects({ per_page: 100, ...(cursor ? { page: cursor } : {}) }),
+        ),
+      ),
   );
 
   server.registerTool(
@@ -70,7 +75,11 @@ export function registerTools(server: McpServer, session: AgentSession): void {
         'Opens the page’s draft (taking the project’s lock as kind agent) and reads its outline: each element as `@n` (its `node`), tag, id, classes and text, paged by `offset`. With `element` (`#id` or `@n`), that element’s HTML instead.',
       inputSchema: {
         ...onPage,
-        element: z.string().regex(/^(#.+|@\d+)$/).optional().describe('`#id` or `@n`: this element’s HTML'),
+        element: z
+          .string()
+          .regex(/^(#.+|@\d+)$/)
+          .optional()
+          .describe('`#id` or `@n`: this element’s HTML'),
         offset: z.number().int().min(0).optional().describe('First outline entry to give (0)'),
       },
     },
@@ -80,7 +89,10 @@ export function registerTools(server: McpServer, session: AgentSession): void {
         const head = { page: draft.page, can_undo: draft.canUndo, can_redo: draft.canRedo };
         if (element !== undefined) {
           const html = elementHtml(draft.html, element);
-          if (html === null) throw new ToolRefusal(`The page has no element ${element}; read_page without element lists them.`);
+          if (html === null)
+            throw new ToolRefusal(
+              `The page has no element ${element}; read_page without element lists them.`,
+            );
           return answer({ ...head, element, html });
         }
         const outline = draft.outline.slice(offset, offset + OUTLINE_PAGE);
@@ -102,8 +114,17 @@ export function registerTools(server: McpServer, session: AgentSession): void {
         const answers: unknown[] = [];
         for (const [index, operation] of operations.entries()) {
           try {
-            const done = await client.v1.applyOperation(draft.page.id, { draft_token: draft.token, operation });
-            draft = session.moved(project_id, draft, done.draft_token, done.can_undo, done.can_redo);
+            const done = await client.v1.applyOperation(draft.page.id, {
+              draft_token: draft.token,
+              operation,
+            });
+            draft = session.moved(
+              project_id,
+              draft,
+              done.draft_token,
+              done.can_undo,
+              done.can_redo,
+            );
             answers.push({ index, result: done.result });
           } catch (error) {
             session.forget(project_id, draft.page.id);
@@ -164,7 +185,10 @@ export function registerTools(server: McpServer, session: AgentSession): void {
       attempt(async () => {
         const draft = await session.known(project_id, page);
         const id = commit_id ?? crypto.randomUUID();
-        const saved = await client.v1.save(draft.page.id, { draft_token: draft.token, commit_id: id });
+        const saved = await client.v1.save(draft.page.id, {
+          draft_token: draft.token,
+          commit_id: id,
+        });
         session.forget(project_id, draft.page.id);
         return answer({ ...saved, commit_id: id });
       }),
@@ -173,7 +197,8 @@ export function registerTools(server: McpServer, session: AgentSession): void {
   server.registerTool(
     'release_lock',
     {
-      description: 'Releases the project’s lock (unsaved drafts are kept for the next holder of yours).',
+      description:
+        'Releases the project’s lock (unsaved drafts are kept for the next holder of yours).',
       inputSchema: { project_id: ProjectId },
     },
     ({ project_id }) =>
@@ -185,8 +210,12 @@ export function registerTools(server: McpServer, session: AgentSession): void {
 
   server.registerTool(
     'read_history',
-    { description: 'The project’s saved revisions, newest first.', inputSchema: { project_id: ProjectId } },
-    ({ project_id }) => attempt(async () => answer(await client.v1.history(project_id, { per_page: 100 }))),
+    {
+      description: 'The project’s saved revisions, newest first.',
+      inputSchema: { project_id: ProjectId },
+    },
+    ({ project_id }) =>
+      attempt(async () => answer(await client.v1.history(project_id, { per_page: 100 }))),
   );
 
   server.registerTool(
@@ -202,11 +231,14 @@ export function registerTools(server: McpServer, session: AgentSession): void {
   server.registerTool(
     'confirm_version',
     {
-      description: 'Asks to confirm the current revision as a version: only a person may (an agent is refused).',
+      description:
+        'Asks to confirm the current revision as a version: only a person may (an agent is refused).',
       inputSchema: { project_id: ProjectId, note: v1.Confirm.shape.note },
     },
     ({ project_id, note }) =>
-      attempt(async () => answer(await client.v1.confirm(project_id, note === undefined ? {} : { note }))),
+      attempt(async () =>
+        answer(await client.v1.confirm(project_id, note === undefined ? {} : { note })),
+      ),
   );
 
   server.registerTool(
@@ -215,7 +247,7 @@ export function registerTools(server: McpServer, session: AgentSession): void {
       description: 'Your assets (and the service’s fonts), filtered as GET /api/v2/assets filters.',
       inputSchema: v2.AssetListQuery.shape,
     },
-    (query) => attempt(async () => answer(await client.v2.listAssets(query as never))),
+    (query) => attempt(async () => answer(await client.v2.listAssets(query))),
   );
 
   server.registerTool(
@@ -224,7 +256,8 @@ export function registerTools(server: McpServer, session: AgentSession): void {
       description: 'An asset: its current (or given) revision, files and inspection.',
       inputSchema: { asset_id: v2.AssetId, revision: z.number().int().min(1).optional() },
     },
-    ({ asset_id, revision }) => attempt(async () => answer(await client.v2.getAsset(asset_id, revision))),
+    ({ asset_id, revision }) =>
+      attempt(async () => answer(await client.v2.getAsset(asset_id, revision))),
   );
 
   server.registerTool(

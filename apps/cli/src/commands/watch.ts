@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
+import { followEvents } from '@galley/client';
 import { v1 } from '@galley/core';
 import type { CliIo } from '../io.js';
 import { CommandFailure, exitCodes, InputError, notEmpty, runCommand } from '../lib/exit.js';
@@ -150,6 +151,7 @@ interface WatchOptions extends RemoteOptions {
   into: string;
   interval: number;
   once?: boolean;
+  events?: boolean;
 }
 
 /**
@@ -167,6 +169,10 @@ export function registerWatch(program: Command, io: CliIo): void {
       30,
     )
     .option('--once', 'poll once, import what is new, and exit')
+    .option(
+      '--events',
+      'look as soon as a confirmation is announced (GET /api/v1/events), besides every --interval',
+    )
     .action((id: string, opts: WatchOptions) =>
       runCommand(io, async () => {
         const project = projectIdOf(id);
@@ -192,7 +198,7 @@ export function registerWatch(program: Command, io: CliIo): void {
           if ((await poll(w)) === 0) io.out(`nothing new for ${project}`);
           return exitCodes.ok;
         }
-        return watchUntilStopped(w, opts.interval, stop);
+        return watchUntilStopped(w, opts.interval, stop, opts.events === true);
       }),
     );
 }
@@ -201,7 +207,13 @@ export function registerWatch(program: Command, io: CliIo): void {
 const withoutFinalStop = (message: string) => message.replace(/[\s.;,:]+$/, '');
 
 /** Polls every `interval` seconds until SIGINT or SIGTERM; a second signal ends at once. */
-async function watchUntilStopped(w: Watch, interval: number, stop: AbortController) {
+async function watchUntilStopped(
+  w: Watch,
+  interval: number,
+  stop: AbortController,
+  events: boolean,
+) {
+  const announced = events ? confirmationsAnnounced(w) : null;
   const onSignal = () => {
     if (stop.signal.aborted) process.exit(exitCodes.failed);
     stop.abort();
@@ -223,7 +235,8 @@ async function watchUntilStopped(w: Watch, interval: number, stop: AbortControll
         wait = Math.max(interval, Math.min(w.remote.retryAfter() ?? 0, maxIntervalSeconds));
         w.io.err(`galley: ${withoutFinalStop(error.message)}; trying again in ${wait} s`);
       }
-      await sleep(wait * 1000, undefined, { signal: stop.signal }).catch(() => undefined);
+      const paused = sleep(wait * 1000, undefined, { signal: stop.signal }).catch(() => undefined);
+      await (announced ? Promise.race([paused, announced.next()]) : paused);
     }
   } finally {
     process.off('SIGINT', onSignal);
@@ -231,4 +244,42 @@ async function watchUntilStopped(w: Watch, interval: number, stop: AbortControll
   }
   w.io.out('stopped');
   return exitCodes.ok;
+}
+
+/**
+ * Word of each confirmation of the project, from its event stream (resumed after a dropped
+ * connection): `next` resolves at the next one, at once when one came since it was last asked.
+ * A stream that cannot be had (an older service) is said once; the polls go on.
+ */
+function confirmationsAnnounced(w: Watch): { next(): Promise<void> } {
+  let came = false;
+  let wake = () => undefined as void;
+  const query = { kinds: ['project.confirmed'] as const, project: w.project, signal: w.signal };
+  void (async () => {
+    try {
+      for await (const item of followEvents((q) => w.remote.client.v1.events(q), query)) {
+        if (item.kind !== 'project.confirmed') continue;
+        came = true;
+        wake();
+      }
+    } catch (error) {
+      if (!w.signal.aborted) {
+        w.io.err(`galley: no event stream (${(error as Error).message}); polling only`);
+      }
+    }
+  })();
+  return {
+    next: () => {
+      if (came) {
+        came = false;
+        return Promise.resolve();
+      }
+      return new Promise<void>((resolve) => {
+        wake = () => {
+          came = false;
+          resolve();
+        };
+      });
+    },
+  };
 }

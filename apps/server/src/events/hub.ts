@@ -62,7 +62,11 @@ export class EventHub {
     const onError = (error: unknown) =>
       this.#logger.warn({ err: error }, 'events: listening connection failed');
     if (this.#databaseUrl) {
-      this.#stopListening = await listenForEvents(this.#databaseUrl, () => this.#catchUp(), onError);
+      this.#stopListening = await listenForEvents(
+        this.#databaseUrl,
+        () => this.#catchUp(),
+        onError,
+      );
     } else {
       this.#timers.push(setInterval(() => this.#catchUp(), POLL_MS));
     }
@@ -163,7 +167,9 @@ export class EventHub {
 
   async #prune(): Promise<void> {
     try {
-      await this.#store.events.prune(new Date(this.#store.clock.now().getTime() - EVENT_RETENTION_MS));
+      await this.#store.events.prune(
+        new Date(this.#store.clock.now().getTime() - EVENT_RETENTION_MS),
+      );
     } catch (error) {
       this.#logger.warn({ err: error }, 'events: pruning failed');
     }

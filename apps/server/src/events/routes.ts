@@ -7,7 +7,10 @@ import { problem } from '../http/problem.js';
 import type { ApiRouter } from '../openapi/api-router.js';
 import type { EventStreams } from './streams.js';
 
-const LastEventId = z.string().regex(/^(0|[1-9][0-9]{0,9})$/).transform(Number);
+const LastEventId = z
+  .string()
+  .regex(/^(0|[1-9][0-9]{0,9})$/)
+  .transform(Number);
 
 /** Where a stream's events come from: the kinds it may carry and, in v1, one project. */
 export interface EventRouteOptions {
@@ -78,7 +81,7 @@ export function eventStreamRoute(api: ApiRouter, options: EventRouteOptions): vo
         accountNumber: account,
         filter: {
           kinds: new Set(asked.filter((kind) => kinds.includes(kind))),
-          projectId: "project" in q && typeof q.project === "string" ? q.project : null,
+          projectId: 'project' in q && typeof q.project === 'string' ? q.project : null,
         },
         lastEventId,
         head: req.method === 'HEAD',

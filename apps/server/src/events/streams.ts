@@ -148,7 +148,10 @@ export class EventStreams {
     try {
       const { oldest } = await this.#store.events.bounds();
       if (oldest > after + 1) {
-        writeEvent(subscriber.res, eventChunk('resync', JSON.stringify({ oldest_id: String(oldest) })));
+        writeEvent(
+          subscriber.res,
+          eventChunk('resync', JSON.stringify({ oldest_id: String(oldest) })),
+        );
       }
       for await (const event of this.#hub.replay(after)) {
         if (subscriber.res.writableEnded) return;

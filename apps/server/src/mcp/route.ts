@@ -51,7 +51,11 @@ export function mcpRoute(app: Express, deps: Deps, version: string): void {
     try {
       const auth = authOf(req);
       if (auth.via !== 'token') {
-        throw problem(401, 'unauthorized', 'The MCP endpoint takes an API token (Authorization: Bearer).');
+        throw problem(
+          401,
+          'unauthorized',
+          'The MCP endpoint takes an API token (Authorization: Bearer).',
+        );
       }
       const account = auth.account.accountNumber;
       const id = req.get('mcp-session-id');
@@ -78,7 +82,12 @@ export function mcpRoute(app: Express, deps: Deps, version: string): void {
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
         onsessioninitialized: (sessionId) => {
-          const session: Session = { mcp, transport, accountNumber: account, idle: setTimeout(() => undefined, 0) };
+          const session: Session = {
+            mcp,
+            transport,
+            accountNumber: account,
+            idle: setTimeout(() => undefined, 0),
+          };
           sessions.set(sessionId, session);
           touch(sessionId, session);
         },

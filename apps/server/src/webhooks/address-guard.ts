@@ -37,7 +37,11 @@ export async function refusedUrl(url: URL, allowPrivate: boolean): Promise<strin
   return bad ? `${url.hostname} resolves to ${bad.address}, which webhooks may not reach` : null;
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
 
 /**
  * A `lookup` for http.request that refuses a name resolving to any address webhooks may not
@@ -50,9 +54,12 @@ export function guardedLookup(allowPrivate: boolean) {
       if (error) return callback(error, []);
       const bad = addresses.find((a) => !allowedAddress(a.address, allowPrivate));
       if (bad) {
-        const refused = Object.assign(new Error(`${hostname} resolves to ${bad.address}, which webhooks may not reach`), {
-          code: 'EADDRNOTALLOWED',
-        });
+        const refused = Object.assign(
+          new Error(`${hostname} resolves to ${bad.address}, which webhooks may not reach`),
+          {
+            code: 'EADDRNOTALLOWED',
+          },
+        );
         return callback(refused, []);
       }
       if (options.all) return callback(null, addresses);

@@ -140,7 +140,11 @@ export class WebhookDispatcher {
         url,
         {
           method: 'POST',
-          headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'Galley-Webhooks' },
+          headers: {
+            ...headers,
+            'content-type': 'application/json',
+            'user-agent': 'Galley-Webhooks',
+          },
           lookup: guardedLookup(this.#allowPrivate),
           timeout: this.#timeoutMs,
         },
@@ -155,10 +159,14 @@ export class WebhookDispatcher {
             const text = Buffer.concat(kept).subarray(0, KEPT_ANSWER_BYTES).toString('utf8');
             resolve({ status: res.statusCode ?? null, response: text });
           });
-          res.on('error', (error) => resolve({ status: res.statusCode ?? null, response: error.message }));
+          res.on('error', (error) =>
+            resolve({ status: res.statusCode ?? null, response: error.message }),
+          );
         },
       );
-      req.on('timeout', () => req.destroy(new Error(`no answer within ${this.#timeoutMs / 1000} s`)));
+      req.on('timeout', () =>
+        req.destroy(new Error(`no answer within ${this.#timeoutMs / 1000} s`)),
+      );
       req.on('error', (error) => resolve({ status: null, response: error.message }));
       req.end(body);
     });

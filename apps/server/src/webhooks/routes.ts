@@ -121,7 +121,9 @@ export function webhookRoutes(api: ApiRouter, o: WebhookRouteOptions): void {
     },
     async ({ req, res, params }) => {
       const scope = await o.scopeOf(req, params);
-      const where = scope.projectId ? { projectId: scope.projectId } : { accountNumber: scope.accountNumber };
+      const where = scope.projectId
+        ? { projectId: scope.projectId }
+        : { accountNumber: scope.accountNumber };
       res.json({ webhooks: (await store.webhooks.list(where)).map(webhookBody) });
     },
   );
@@ -133,7 +135,11 @@ export function webhookRoutes(api: ApiRouter, o: WebhookRouteOptions): void {
       summary: 'Remove a webhook (its deliveries stop)',
       tags,
       params: One,
-      responses: { 204: { description: 'Removed' }, 403: refused, 404: { description: 'No such webhook' } },
+      responses: {
+        204: { description: 'Removed' },
+        403: refused,
+        404: { description: 'No such webhook' },
+      },
     },
     async ({ req, res, params }) => {
       const hook = await hookOf(req, params);
@@ -157,7 +163,9 @@ export function webhookRoutes(api: ApiRouter, o: WebhookRouteOptions): void {
     },
     async ({ req, res, params }) => {
       const hook = await hookOf(req, params);
-      res.json({ deliveries: (await store.webhooks.deliveries(hook.id, LISTED)).map(deliveryBody) });
+      res.json({
+        deliveries: (await store.webhooks.deliveries(hook.id, LISTED)).map(deliveryBody),
+      });
     },
   );
 
@@ -177,7 +185,8 @@ export function webhookRoutes(api: ApiRouter, o: WebhookRouteOptions): void {
     async ({ req, res, params }) => {
       const hook = await hookOf(req, params);
       const delivery = await store.webhooks.delivery(params.delivery!);
-      if (!delivery || delivery.webhookId !== hook.id) throw problem(404, 'not_found', 'No such delivery.');
+      if (!delivery || delivery.webhookId !== hook.id)
+        throw problem(404, 'not_found', 'No such delivery.');
       if (!(await store.events.find(delivery.eventSeq))) {
         throw problem(404, 'not_found', 'The delivery’s event is no longer kept (7 days).');
       }

@@ -19,7 +19,9 @@ export function signedHeaders(input: {
   body: string;
 }): Record<string, string> {
   const signed = `${input.id}.${input.timestamp}.${input.body}`;
-  const mac = createHmac('sha256', Buffer.from(input.secret, 'base64')).update(signed).digest('base64');
+  const mac = createHmac('sha256', Buffer.from(input.secret, 'base64'))
+    .update(signed)
+    .digest('base64');
   return {
     'webhook-id': input.id,
     'webhook-timestamp': String(input.timestamp),

@@ -46,7 +46,11 @@ function reader(items: AsyncGenerator<StreamItem>, stop: AbortController) {
   };
 }
 
-function v1Events(url: string, token: string, query: { lastEventId?: string; project?: string } = {}) {
+function v1Events(
+  url: string,
+  token: string,
+  query: { lastEventId?: string; project?: string } = {},
+) {
   const stop = new AbortController();
   const client = createClient({ baseUrl: url, token });
   return reader(client.v1.events({ ...query, signal: stop.signal }), stop);
@@ -58,7 +62,10 @@ describeStores('event streams', (t) => {
   let otherStore: Store;
   let bob: { token: string };
   beforeAll(async () => {
-    s = await startTestServer({ rateLimitPerMinute: 1_000_000 }, { store: t.store, clock: t.clock });
+    s = await startTestServer(
+      { rateLimitPerMinute: 1_000_000 },
+      { store: t.store, clock: t.clock },
+    );
     bob = await s.addAccount('bob-events@example.org', 'Bob');
     otherStore = await openStore(t.options); // a connection of its own, as another process has
     other = await startProcess(otherStore, t.clock);
@@ -87,7 +94,10 @@ describeStores('event streams', (t) => {
     });
     expect(op.status).toBe(200);
     const saved = await ada('PUT', `/pages/${index}/operations`, {
-      json: { draft_token: (op.body as unknown as { draft_token: string }).draft_token, commit_id: randomUUID() },
+      json: {
+        draft_token: (op.body as unknown as { draft_token: string }).draft_token,
+        commit_id: randomUUID(),
+      },
     });
     expect(saved.status).toBe(200);
     expect((await ada('DELETE', `/projects/${id}/lock`)).status).toBe(204);
@@ -163,7 +173,10 @@ describeStores('event streams', (t) => {
     });
     expect(put.status).toBe(200);
     await ada('PUT', `/projects/${id}/lock`, { json: lockBody });
-    expect(await first).toMatchObject({ kind: 'project.members_changed', data: { project_id: id } });
+    expect(await first).toMatchObject({
+      kind: 'project.members_changed',
+      data: { project_id: id },
+    });
     expect(await bobs.next()).toMatchObject({ kind: 'lock.taken', data: { project_id: id } });
     bobs.close();
     // Nor in a replay: Bob's resumption from the start shows only what he could open.
@@ -206,7 +219,13 @@ describeStores('event streams', (t) => {
       request_key: randomUUID(),
       kind: 'data',
       title: 'Palette',
-      files: [{ path: 'palette.json', json: { colors: [{ name: 'Ink', value: '#112233' }] }, schema: 'svc://schemas/palette/1' }],
+      files: [
+        {
+          path: 'palette.json',
+          json: { colors: [{ name: 'Ink', value: '#112233' }] },
+          schema: 'svc://schemas/palette/1',
+        },
+      ],
     });
     expect(await first).toMatchObject({
       kind: 'asset.revised',

@@ -42,7 +42,8 @@ async function receiver(plan: Array<number | 'hang'>) {
       const deadline = Date.now() + 10_000;
       while (received.length < count) {
         tick();
-        if (Date.now() > deadline) throw new Error(`${received.length} of ${count} deliveries came`);
+        if (Date.now() > deadline)
+          throw new Error(`${received.length} of ${count} deliveries came`);
         await new Promise<void>((resolve) => {
           waiting.push(resolve);
           setTimeout(resolve, 200);
@@ -50,7 +51,8 @@ async function receiver(plan: Array<number | 'hang'>) {
       }
       return received;
     },
-    close: () => new Promise<void>((resolve) => server.closeAllConnections() || server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => server.closeAllConnections() || server.close(() => resolve())),
   };
 }
 
@@ -85,8 +87,12 @@ describe('webhooks', () => {
   }
 
   const deliveries = async (ada: ReturnType<typeof caller>, project: string, hook: string) =>
-    (await ada<{ deliveries: Delivery[] }>('GET', `/projects/${project}/webhooks/${hook}/deliveries`)).body
-      .deliveries;
+    (
+      await ada<{ deliveries: Delivery[] }>(
+        'GET',
+        `/projects/${project}/webhooks/${hook}/deliveries`,
+      )
+    ).body.deliveries;
 
   it('signs a delivery as Standard Webhooks says (checked by the standardwebhooks package)', async () => {
     const r = await receiver([200]);
@@ -94,11 +100,23 @@ describe('webhooks', () => {
     expect(hook.secret).toMatch(/^whsec_/);
     await ada('PUT', `/projects/${project}/lock`, { json: { kind: 'agent', label: 'Hooked' } });
     const [got] = await r.until(1);
-    const verified = new Webhook(hook.secret).verify(got!.body, got!.headers as Record<string, string>);
+    const verified = new Webhook(hook.secret).verify(
+      got!.body,
+      got!.headers as Record<string, string>,
+    );
     expect(verified).toMatchObject({ kind: 'lock.taken', data: { project_id: project } });
-    expect(() => new Webhook(`whsec_${Buffer.from('another key, 32 bytes long!!!!!').toString('base64')}`).verify(got!.body, got!.headers as Record<string, string>)).toThrow();
+    expect(() =>
+      new Webhook(
+        `whsec_${Buffer.from('another key, 32 bytes long!!!!!').toString('base64')}`,
+      ).verify(got!.body, got!.headers as Record<string, string>),
+    ).toThrow();
     const list = await deliveries(ada, project, hook.id);
-    expect(list[0]).toMatchObject({ status: 'delivered', attempts: 1, last_status: 200, last_response: 'thanks' });
+    expect(list[0]).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      last_status: 200,
+      last_response: 'thanks',
+    });
     await r.close();
   });
 
@@ -116,9 +134,17 @@ describe('webhooks', () => {
       if (list[0]?.status === 'failed') break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    expect(list[0]).toMatchObject({ status: 'failed', attempts: 3, last_status: 500, last_response: 'broken' });
+    expect(list[0]).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      last_status: 500,
+      last_response: 'broken',
+    });
 
-    const replay = await ada<Delivery>('POST', `/projects/${project}/webhooks/${hook.id}/deliveries/${list[0]!.id}/replay`);
+    const replay = await ada<Delivery>(
+      'POST',
+      `/projects/${project}/webhooks/${hook.id}/deliveries/${list[0]!.id}/replay`,
+    );
     expect(replay.status).toBe(202);
     const again = await r.until(4);
     expect(again[3]!.headers['webhook-id']).toBe(tries[0]!.headers['webhook-id']);
@@ -142,12 +168,20 @@ describe('webhooks', () => {
         request_key: randomUUID(),
         kind: 'data',
         title: 'Palette',
-        files: [{ path: 'palette.json', json: { colors: [{ name: 'Ink', value: '#112233' }] }, schema: 'svc://schemas/palette/1' }],
+        files: [
+          {
+            path: 'palette.json',
+            json: { colors: [{ name: 'Ink', value: '#112233' }] },
+            schema: 'svc://schemas/palette/1',
+          },
+        ],
       }),
     });
     const { asset } = (await created.json()) as { asset: { id: string } };
     const [got] = await r.until(1);
-    expect(new Webhook(secret).verify(got!.body, got!.headers as Record<string, string>)).toMatchObject({
+    expect(
+      new Webhook(secret).verify(got!.body, got!.headers as Record<string, string>),
+    ).toMatchObject({
       kind: 'asset.revised',
       data: { asset_id: asset.id, revision: 1 },
     });
@@ -174,9 +208,14 @@ describe('webhook URLs', () => {
       'http://169.254.169.254/latest/meta-data/',
       'http://[::ffff:127.0.0.1]/hook',
     ]) {
-      const refused = await ada('POST', `/projects/${id}/webhooks`, { json: { url, kinds: ['lock.taken'] } });
+      const refused = await ada('POST', `/projects/${id}/webhooks`, {
+        json: { url, kinds: ['lock.taken'] },
+      });
       expect(refused.status, url).toBe(422);
-      expect(refused.body).toMatchObject({ code: 'webhook_url_refused', errors: { url: [expect.any(String)] } });
+      expect(refused.body).toMatchObject({
+        code: 'webhook_url_refused',
+        errors: { url: [expect.any(String)] },
+      });
     }
     const unknownKind = await ada('POST', `/projects/${id}/webhooks`, {
       json: { url: 'https://example.org/hook', kinds: ['asset.revised'] },
@@ -196,7 +235,9 @@ describe('webhook URLs', () => {
     const bob = await s.addAccount('bob-hooks@example.org', 'Bob');
     const { id } = await createProject(s, s.token);
     const ada = caller(s, s.token, 'hooks');
-    await ada('PUT', `/projects/${id}/members`, { json: { email: 'bob-hooks@example.org', role: 'editor' } });
+    await ada('PUT', `/projects/${id}/members`, {
+      json: { email: 'bob-hooks@example.org', role: 'editor' },
+    });
     const asBob = caller(s, bob.token, 'bob');
     const refused = await asBob('POST', `/projects/${id}/webhooks`, {
       json: { url: 'https://example.org/hook', kinds: ['lock.taken'] },

@@ -137,7 +137,10 @@ export class WebhooksRepository {
   }
 
   async delete(id: string): Promise<boolean> {
-    const gone = await this.#scope.db.deleteFrom('webhooks').where('id', '=', id).executeTakeFirst();
+    const gone = await this.#scope.db
+      .deleteFrom('webhooks')
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(gone.numDeletedRows) > 0;
   }
 

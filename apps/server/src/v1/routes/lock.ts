@@ -56,7 +56,10 @@ export function lockRoutes(api: ApiRouter, ctx: V1Context): void {
       if (!taken.ok) throw lockHeld(taken.held);
       // A renewal keeps the time the lock was taken: only a lock taken now is news.
       if (taken.lock.acquiredAt >= asked) {
-        ctx.signals.changed(params.id, { kind: 'lock.taken', data: { lock: lockBody(taken.lock) } });
+        ctx.signals.changed(params.id, {
+          kind: 'lock.taken',
+          data: { lock: lockBody(taken.lock) },
+        });
       }
       res.json({ lock: lockBody(taken.lock) });
     },

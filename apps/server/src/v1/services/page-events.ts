@@ -6,7 +6,13 @@ import { v1Problem } from '../problems.js';
 import type { PageWatch } from '../store-types.js';
 import type { DraftService } from './draft-service.js';
 import type { EventHub } from '../../events/hub.js';
-import { HEARTBEAT_MS, StreamCounts, eventChunk, startEventStream, writeEvent } from '../../events/sse.js';
+import {
+  HEARTBEAT_MS,
+  StreamCounts,
+  eventChunk,
+  startEventStream,
+  writeEvent,
+} from '../../events/sse.js';
 import type { SavedPages } from './saved-pages.js';
 
 /** How often a watched page is read again, for what no event tells (a lock that expired). */

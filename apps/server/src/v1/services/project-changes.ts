@@ -302,7 +302,11 @@ export class ProjectChanges {
         if (confirmed) {
           this.#signals.changed(projectId, {
             kind: 'project.confirmed',
-            data: { version: confirmed.version, revision: confirmed.revision, sha256: confirmed.sha256 },
+            data: {
+              version: confirmed.version,
+              revision: confirmed.revision,
+              sha256: confirmed.sha256,
+            },
           });
           return confirmed;
         }
