@@ -109,25 +109,36 @@ async function newStoreOptions(
   if (kind === 'sqlite') {
     return { options: { kind, dataDir: dir, clock }, cleanup: removeDir };
   }
-  const database = `galley_t_${Math.random().toString(36).slice(2, 12)}`;
-  await adminQuery(`CREATE DATABASE ${database}`);
-  const url = new URL(pgUrl!);
-  url.pathname = `/${database}`;
+  const database = await freshPostgresDatabase();
   const bucket = multiHost ? await freshBucket() : undefined;
   return {
     options: {
       kind,
-      url: url.toString(),
+      url: database.url,
       bytesDir: join(dir, 'bytes'),
       clock,
       maxConnections: 4,
       ...(bucket ? { objectBytes: bucket.options } : {}),
     },
     cleanup: async () => {
-      await connectionsGone(database);
-      await adminQuery(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await database.drop();
       await bucket?.remove();
       await removeDir();
+    },
+  };
+}
+
+/** A new, empty database on the test PostgreSQL server; `drop` waits for its connections to go. */
+export async function freshPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const database = `galley_t_${Math.random().toString(36).slice(2, 12)}`;
+  await adminQuery(`CREATE DATABASE ${database}`);
+  const url = new URL(pgUrl!);
+  url.pathname = `/${database}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await connectionsGone(database);
+      await adminQuery(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     },
   };
 }
