@@ -17,24 +17,14 @@ import { performance } from 'node:perf_hooks';
 import { deflateSync } from 'node:zlib';
 import { writeZip } from '@galley/core';
 import { projectFolder } from '../test/v1/helpers.js';
+import { serveBenchChild, writeBench } from './bench-child.js';
 
 const MB = 1_000_000;
 const ROUNDS = 7;
-const here = new URL('.', import.meta.url).pathname;
-const repo = join(here, '../../..');
 
 interface Target {
   url: string;
   token: string;
-}
-
-async function serve(dataDir: string): Promise<void> {
-  const { startBenchServer } = await import('./bench-server.js');
-  const server = await startBenchServer(dataDir);
-  process.send?.({ url: server.url, token: server.token });
-  process.on('message', () => {
-    void server.stop().then(() => process.exit(0));
-  });
 }
 
 const median = (values: number[]) =>
@@ -200,13 +190,7 @@ async function main(): Promise<void> {
         ok: true,
       },
     ];
-    mkdirSync(join(repo, '.bench'), { recursive: true });
-    writeFileSync(
-      join(repo, '.bench/export.json'),
-      `${JSON.stringify({ title: 'Folder export (GET /api/v1/projects/{id}/folder), loopback', rows }, null, 2)}\n`,
-    );
-    for (const row of rows)
-      console.log(`${row.ok ? 'ok ' : 'NO '} ${row.name}: ${row.value} (goal ${row.goal})`);
+    writeBench('export', 'Folder export (GET /api/v1/projects/{id}/folder), loopback', rows);
   } finally {
     child.send('stop');
     await once(child, 'exit');
@@ -215,5 +199,5 @@ async function main(): Promise<void> {
 }
 
 // Last, so every constant above is initialized before either role runs.
-if (process.argv[2] === 'serve') await serve(process.argv[3]!);
+if (process.argv[2] === 'serve') await serveBenchChild(process.argv[3]!);
 else await main();

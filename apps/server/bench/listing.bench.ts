@@ -6,7 +6,6 @@
 // Writes <repo>/.bench/listing.json. Run: pnpm --filter @galley/server bench
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -15,25 +14,14 @@ import { performance } from 'node:perf_hooks';
 import { openStore } from '@galley/store';
 import type { Store } from '@galley/store';
 import { seedProjects } from '../../../packages/store/test/bulk-projects.js';
+import { serveBenchChild, writeBench } from './bench-child.js';
 
 const ROUNDS = 41;
 const PER_PAGE = 200;
-const here = new URL('.', import.meta.url).pathname;
-const repo = join(here, '../../..');
 
 interface Target {
   url: string;
   token: string;
-}
-
-/** The child: the whole service on a SQLite store in `dataDir`, one account, its token. */
-async function serve(dataDir: string): Promise<void> {
-  const { startBenchServer } = await import('./bench-server.js');
-  const server = await startBenchServer(dataDir);
-  process.send?.({ url: server.url, token: server.token });
-  process.on('message', () => {
-    void server.stop().then(() => process.exit(0));
-  });
 }
 
 const median = (values: number[]) =>
@@ -143,13 +131,7 @@ async function main(): Promise<void> {
         ok: allOf50k / 50_000 / (allOf5k / 5_000) <= 1.5,
       },
     ];
-    mkdirSync(join(repo, '.bench'), { recursive: true });
-    writeFileSync(
-      join(repo, '.bench/listing.json'),
-      `${JSON.stringify({ title: 'Project list (/api/v1/projects), loopback', rows }, null, 2)}\n`,
-    );
-    for (const row of rows)
-      console.log(`${row.ok ? 'ok ' : 'NO '} ${row.name}: ${row.value} (goal ${row.goal})`);
+    writeBench('listing', 'Project list (/api/v1/projects), loopback', rows);
   } finally {
     child.send('stop');
     await once(child, 'exit');
@@ -158,5 +140,5 @@ async function main(): Promise<void> {
 }
 
 // Last, so every constant above is initialized before either role runs.
-if (process.argv[2] === 'serve') await serve(process.argv[3]!);
+if (process.argv[2] === 'serve') await serveBenchChild(process.argv[3]!);
 else await main();

@@ -1,0 +1,31 @@
+// What the benchmarks that run the service in a child process share: the child's part, and
+// writing the figures where scripts/write-benchmarks.mjs gathers them.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface BenchRow {
+  name: string;
+  value: string;
+  goal: string;
+  ok: boolean;
+}
+
+const repo = join(new URL('.', import.meta.url).pathname, '../../..');
+
+/** The child: the whole service on a SQLite store in `dataDir`; sends its URL and token. */
+export async function serveBenchChild(dataDir: string): Promise<void> {
+  const { startBenchServer } = await import('./bench-server.js');
+  const server = await startBenchServer(dataDir);
+  process.send?.({ url: server.url, token: server.token });
+  process.on('message', () => {
+    void server.stop().then(() => process.exit(0));
+  });
+}
+
+/** Writes `<repo>/.bench/<name>.json` and prints each row. */
+export function writeBench(name: string, title: string, rows: readonly BenchRow[]): void {
+  mkdirSync(join(repo, '.bench'), { recursive: true });
+  writeFileSync(join(repo, `.bench/${name}.json`), `${JSON.stringify({ title, rows }, null, 2)}\n`);
+  for (const row of rows)
+    console.log(`${row.ok ? 'ok ' : 'NO '} ${row.name}: ${row.value} (goal ${row.goal})`);
+}
