@@ -71,7 +71,7 @@ export function serveProcess(
     args?: string[];
     env?: Record<string, string>;
     limitFileKiB?: number;
-    /** How long it may take to print where it listens (30 s; several workers take longer). */
+    /** How long it may take to print where it listens (60 s: a start compiles the sources). */
     startTimeoutMs?: number;
   } = {},
 ): Promise<Serving> {
@@ -107,7 +107,7 @@ export function serveProcess(
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`serve did not start: ${output}`)),
-      options.startTimeoutMs ?? 30_000,
+      options.startTimeoutMs ?? 60_000,
     );
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     child.stdout.on('data', (d: Buffer) => {
