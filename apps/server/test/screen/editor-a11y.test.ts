@@ -564,6 +564,40 @@ describe.skipIf(!!why)('screen: the editor for the keyboard, screen readers and 
     );
 
     it(
+      'the arrow keys move along the toolbar’s buttons, Home and End to its ends',
+      async () => {
+        const site = await openSite(t, plainSiteZip());
+        const { page, context } = await t.signedIn();
+        try {
+          await openEditor(page, site.editor);
+          await toIntroByKeys(page);
+          await tabTo(page, isControl('button', /^Move up$/), { back: true });
+          await page.keyboard.press('ArrowRight');
+          expect(await focusNow(page)).toMatchObject({ name: 'Move down', ring: true });
+          await page.keyboard.press('ArrowLeft');
+          expect(await focusNow(page)).toMatchObject({ name: 'Move up', ring: true });
+          // Disabled buttons are passed over (Undo, Redo and Save: nothing done yet).
+          const buttons = page.getByRole('toolbar', { name: 'Page' }).getByRole('button');
+          const names = await buttons.evaluateAll((all) =>
+            all.filter((b) => !(b as HTMLButtonElement).disabled).map((b) => b.textContent),
+          );
+          expect(names[0]).toBe('Move up');
+          await page.keyboard.press('End');
+          expect((await focusNow(page)).name).toBe(names[names.length - 1]);
+          await page.keyboard.press('Home');
+          expect((await focusNow(page)).name).toBe('Move up');
+          await page.keyboard.press('ArrowLeft');
+          expect((await focusNow(page)).name).toBe(names[names.length - 1]);
+          // The arrows in the toolbar move the focus only: nothing was moved in the page.
+          expect(await selectedText(page)).toMatch(/^p#intro/);
+        } finally {
+          await context.close();
+        }
+      },
+      SLOW_MS,
+    );
+
+    it(
       'an Undo that leaves nothing selected keeps the focus on a control',
       async () => {
         const site = await openSite(t, plainSiteZip());

@@ -25,7 +25,12 @@ export function Toolbar({ screen }: { screen: EditorScreen }) {
     void action().then(() => screen.keepFocus());
   };
   return (
-    <div class="toolbar editor-toolbar" role="toolbar" aria-label="Page">
+    <div
+      class="toolbar editor-toolbar"
+      role="toolbar"
+      aria-label="Page"
+      onKeyDown={(event) => moveAlong(event)}
+    >
       <div class="tool-group">
         <button
           type="button"
@@ -107,4 +112,28 @@ export function Toolbar({ screen }: { screen: EditorScreen }) {
       <NoticeAt model={model} place="toolbar" />
     </div>
   );
+}
+
+/**
+ * Arrow keys move between the toolbar's buttons (Left and Right, Home and End), as a toolbar's do;
+ * each button also keeps its own Tab stop.
+ */
+function moveAlong(event: KeyboardEvent): void {
+  const keys = ['ArrowLeft', 'ArrowRight', 'Home', 'End'];
+  if (!keys.includes(event.key) || event.altKey || event.ctrlKey || event.metaKey) return;
+  const bar = event.currentTarget as HTMLElement;
+  const buttons = [...bar.querySelectorAll<HTMLButtonElement>('button:not([disabled])')];
+  const at = buttons.indexOf(event.target as HTMLButtonElement);
+  if (at < 0 || buttons.length === 0) return;
+  const last = buttons.length - 1;
+  const to =
+    event.key === 'Home'
+      ? 0
+      : event.key === 'End'
+        ? last
+        : event.key === 'ArrowLeft'
+          ? (at + last) % buttons.length
+          : (at + 1) % buttons.length;
+  event.preventDefault();
+  buttons[to]!.focus();
 }
