@@ -43,7 +43,9 @@ export function workerLink(): WorkerLink {
       process.on('message', (raw: unknown) => {
         if (ours<PrimaryMessage>(raw)?.galley === 'stop') stop();
       });
-      process.once('disconnect', stop);
+      // A primary that ended while this worker started left no one to stop it: stop now.
+      if (process.connected) process.once('disconnect', stop);
+      else stop();
     },
     shareMetrics: (metrics) => {
       // Answers the primary's requests for this worker's metrics (prom-client's listener).
