@@ -60,7 +60,8 @@ export interface Serving {
 }
 
 /**
- * `galley serve --port PORT --data DATA …args` in its own process, logging nothing, on SQLite; resolves
+ * `galley serve --port PORT --data DATA …args` in its own process (one worker unless `args` or
+ * `env` say otherwise), logging nothing, on SQLite; resolves
  * once it prints where it listens. `limitFileKiB` runs it under `ulimit -f` (a disk that takes no
  * file beyond that size).
  */
@@ -80,6 +81,9 @@ export function serveProcess(
     ...process.env,
     GALLEY_LOG_LEVEL: 'silent',
     GALLEY_DATABASE_URL: '',
+    // One process unless a test asks for workers (serve-workers.test.ts): each worker compiles
+    // the sources as it starts, which a loaded host makes slow.
+    GALLEY_WORKERS: '1',
     ...options.env,
   };
   const child =
