@@ -417,7 +417,7 @@ describe('galley serve: the address it prints, and starts that fail', () => {
       const out = server.output();
       // The base URL defaults to http://localhost:<port>; it listens on 127.0.0.1.
       expect(out).toContain(
-        `Galley is at http://localhost:${port}, listening on http://127.0.0.1:${port} (data: ${data})`,
+        `Galley is at http://localhost:${port}, listening on http://127.0.0.1:${port} (data: ${data}, store: SQLite ${join(data, 'galley.sqlite')})`,
       );
       expect(server.url).toBe(`http://localhost:${port}`);
       const token = /API token:\s+(glly_\S+)/.exec(out)![1]!;

@@ -6,6 +6,7 @@ import type { CliIo } from '../io.js';
 import { CommandFailure, InputError } from '../lib/exit.js';
 import { makeFolder, writeReason } from '../lib/files.js';
 import { wholeNumberOption } from '../lib/number-option.js';
+import { openStoreExplained, storeText } from '../lib/store-text.js';
 import { dataOption, storeOptionsFor, undeliveredFailure } from '../store-options.js';
 import { serveAsWorker, startService } from './serve-workers.js';
 
@@ -119,7 +120,7 @@ export function registerServe(program: Command, io: CliIo): void {
       checkUrlVariables(io.env);
       // Loaded here, not at the top: the other commands start without the server and its store.
       const { bootstrapOffice, loadConfig } = await import('@galley/server');
-      const { openStore, systemClock } = await import('@galley/store');
+      const { systemClock } = await import('@galley/store');
       const config = loadConfig(io.env, {
         ...(opts.port !== undefined ? { port: opts.port } : {}),
         ...(data !== undefined ? { dataDir: data } : {}),
@@ -139,7 +140,7 @@ export function registerServe(program: Command, io: CliIo): void {
       if (config.port !== 0) await probePort(config.host, config.port);
       await makeDataFolder(config.dataDir);
       // Opened (and migrated) here once, before any worker opens it.
-      const store = await openStore(storeOptions);
+      const store = await openStoreExplained(storeOptions);
       const service = await startService({ ...start, store }).catch(async (error: unknown) => {
         await store.close();
         // The port was taken between the probe and here (or refused): say so; else as it is.
@@ -185,6 +186,7 @@ export function registerServe(program: Command, io: CliIo): void {
       // on), and where it listens when that differs (a proxy in front, localhost, a path).
       const base = baseUrlFromListen ? service.url : config.baseUrl;
       const listening = base === service.url ? '' : `, listening on ${service.url}`;
-      io.out(`Galley is at ${base}${listening} (data: ${config.dataDir})`);
+      const where = await storeText(storeOptions);
+      io.out(`Galley is at ${base}${listening} (data: ${config.dataDir}, store: ${where})`);
     });
 }

@@ -1,0 +1,107 @@
+// The packed `galley`, installed as a person without the repo installs it: `npm install -g` of
+// the tarball into a fresh prefix, then the installed command runs outside the repo: --version,
+// check of the example folder, and serve answering /healthz. Its dependencies come from the npm
+// registry (skipped, with the reason printed, when the registry cannot be reached). Install
+// scripts are not run: compiling SQLite takes minutes here, so better-sqlite3 gets the binding
+// the workspace built for this very Node and version (the packed package pins that version).
+import { execFile, spawn } from 'node:child_process';
+import { cp, mkdtemp, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { packCli } from '../scripts/pack.js';
+import { removeDirectory, repo } from './support/galley.js';
+
+vi.setConfig({ testTimeout: 300_000 });
+const exec = promisify(execFile);
+
+async function registryProblem(): Promise<string | undefined> {
+  try {
+    await exec('npm', ['ping'], { timeout: 20_000 });
+    return undefined;
+  } catch (error) {
+    return `the npm registry cannot be reached (${(error as Error).message.split('\n')[0]})`;
+  }
+}
+
+const unreachable = await registryProblem();
+if (unreachable) console.warn(`skipped: ${unreachable}`);
+
+describe.skipIf(!!unreachable)('npm install -g of the packed galley', () => {
+  let dir: string;
+  let galleyBin: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'galley-pack-test-'));
+    const tarball = await packCli(join(dir, 'out'));
+    const prefix = join(dir, 'prefix');
+    await exec(
+      'npm',
+      [
+        'install',
+        '--global',
+        '--prefix',
+        prefix,
+        tarball,
+        '--ignore-scripts',
+        '--no-audit',
+        '--no-fund',
+      ],
+      { timeout: 240_000 },
+    );
+    const installed = join(prefix, 'lib/node_modules/@galley/cli/node_modules/better-sqlite3');
+    const workspace = dirname(
+      createRequire(join(repo, 'packages/store/package.json')).resolve(
+        'better-sqlite3/package.json',
+      ),
+    );
+    await cp(
+      join(workspace, 'build/Release/better_sqlite3.node'),
+      join(installed, 'build/Release/better_sqlite3.node'),
+    );
+    galleyBin = join(prefix, 'bin/galley');
+  }, 300_000);
+  afterAll(() => removeDirectory(dir));
+
+  const run = (args: string[]) =>
+    exec(galleyBin, args, { cwd: dir, env: { ...process.env, GALLEY_DATABASE_URL: '' } });
+
+  it('galley --version, and check of the example folder, run outside the repo', async () => {
+    const { version } = JSON.parse(await readFile(join(repo, 'apps/cli/package.json'), 'utf8')) as {
+      version: string;
+    };
+    expect((await run(['--version'])).stdout).toBe(`${version}\n`);
+    const checked = await run(['check', join(repo, 'examples/site')]);
+    expect(checked.stdout).toMatch(/: passed\n/);
+  });
+
+  it('galley serve answers /healthz and sends the screen’s bundles', async () => {
+    const child = spawn(
+      galleyBin,
+      ['serve', '--port', '0', '--data', join(dir, 'data'), '--workers', '1'],
+      {
+        cwd: dir,
+        env: { ...process.env, GALLEY_DATABASE_URL: '', GALLEY_LOG_LEVEL: 'silent' },
+      },
+    );
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      await vi.waitFor(() => expect(output).toMatch(/Galley is at (\S+) /), {
+        timeout: 60_000,
+        interval: 200,
+      });
+      const base = /Galley is at (http:\/\/[^\s,]+)/.exec(output)![1]!;
+      const health = await fetch(`${base}/healthz`);
+      expect([health.status, await health.json()]).toEqual([200, { status: 'ok' }]);
+      const script = await fetch(`${base}/assets/galley-screen.min.js`);
+      expect(script.status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+});
