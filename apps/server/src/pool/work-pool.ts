@@ -35,6 +35,7 @@ export class WorkPool {
   readonly #pool: Piscina | null;
   readonly #inlineBytes: number;
   readonly #timeoutMs: number;
+  #closed = false;
 
   constructor(options: WorkPoolOptions) {
     this.#inlineBytes = options.inlineBytes;
@@ -72,6 +73,8 @@ export class WorkPool {
         throw workFailed(task, error);
       }
     }
+    // Work that comes while the server stops (its pool closed) has no thread to run on.
+    if (this.#closed) throw workFailed(task, new Error('the pool is closed'));
     const order: WorkOrder = { task, input };
     try {
       return (await this.#pool!.run(order, {
@@ -89,6 +92,7 @@ export class WorkPool {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     await this.#pool?.destroy();
   }
 }

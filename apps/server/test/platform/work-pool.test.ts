@@ -1,6 +1,7 @@
 // The worker pool (src/pool): the same work gives the same bytes in a worker as on the event
 // loop, small and large; byte arrays move instead of being copied; and work that fails in a
 // worker (out of memory, a pool that is gone) is a clear 503 `work_failed`, never a 500 or a hang.
+import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DraftLog } from '@galley/core';
 import { WorkPool } from '../../src/pool/work-pool.js';
@@ -48,11 +49,15 @@ function storedDraft(html: string): StoredDraft {
 }
 
 describe('the work pool', () => {
-  it.each(folders())('takes in %s as the event loop does', async (_name, zip) => {
-    const onLoop = await inline.run('intake', { zip: zip.slice(), site: {} }, { size: 0 });
-    const inWorker = await pooled.run('intake', { zip: zip.slice(), site: {} }, { size: 0 });
-    expect(inWorker).toEqual(onLoop);
-  });
+  it.each(folders())(
+    'takes in %s as the event loop does',
+    async (_name, zip) => {
+      const onLoop = await inline.run('intake', { zip: zip.slice(), site: {} }, { size: 0 });
+      const inWorker = await pooled.run('intake', { zip: zip.slice(), site: {} }, { size: 0 });
+      expect(inWorker).toEqual(onLoop);
+    },
+    120_000,
+  );
 
   it('writes a draft answer and a snapshot byte for byte as the event loop does', async () => {
     for (const html of [page(2000), page(1 << 20)]) {
@@ -115,10 +120,13 @@ describe('the work pool', () => {
     const s = await startV1Server();
     try {
       await s.server.app.deps.pool.close(); // no worker left to take the work
-      const large = zipOf(projectFolder('Large', { 'big.html': page(s.config.poolInlineBytes) }));
+      // Past the threshold even compressed: bytes that do not compress.
+      const large = projectFolder('Large');
+      large.set('noise.bin', randomBytes(s.config.poolInlineBytes));
       const res = await call(s, 'POST', '/projects/folder', {
         token: s.token,
-        form: zipForm(large),
+        client: 'pool-test',
+        form: zipForm(zipOf(large)),
       });
       expect(res.status).toBe(503);
       expect(res.headers.get('content-type')).toContain('application/problem+json');
@@ -127,6 +135,7 @@ describe('the work pool', () => {
       // Small work never needed a worker.
       const small = await call(s, 'POST', '/projects/folder', {
         token: s.token,
+        client: 'pool-test',
         form: zipForm(zipOf(projectFolder())),
       });
       expect(small.status).toBe(201);
