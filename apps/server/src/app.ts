@@ -16,7 +16,6 @@ import { healthRoutes } from './http/health.js';
 import { createLogger, requestLogger } from './http/logging.js';
 import { rateLimiter } from './http/rate-limit.js';
 import { WorkPool } from './pool/work-pool.js';
-import { WorkPool } from './pool/work-pool.js';
 import { ServiceMetrics } from './metrics/metrics.js';
 import { metricsRoute, noteMount, requestMetrics } from './metrics/route.js';
 import { ApiRouter } from './openapi/api-router.js';
@@ -59,8 +58,6 @@ export function createApp(options: AppOptions): GalleyApp {
   const stopHooks: Array<() => void | Promise<void>> = [];
   const pool = new WorkPool({ threads: config.poolThreads, inlineBytes: config.poolInlineBytes });
   closeHooks.push(() => pool.close());
-  const pool = new WorkPool({ threads: config.poolThreads, inlineBytes: config.poolInlineBytes });
-  closeHooks.push(() => pool.close());
   const events = new EventHub({
     store,
     logger,
@@ -81,7 +78,6 @@ export function createApp(options: AppOptions): GalleyApp {
     clock,
     config,
     logger,
-    pool,
     pool,
     metrics,
     events,

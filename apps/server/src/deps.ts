@@ -2,7 +2,6 @@ import type { Clock, Store } from '@galley/store';
 import type { Logger } from 'pino';
 import type { ServerConfig } from './config.js';
 import type { WorkPool } from './pool/work-pool.js';
-import type { WorkPool } from './pool/work-pool.js';
 import type { ServiceMetrics } from './metrics/metrics.js';
 import type { EventHub } from './events/hub.js';
 import type { WebhookDispatcher } from './webhooks/dispatcher.js';
@@ -15,8 +14,6 @@ export interface Deps {
   clock: Clock;
   config: ServerConfig;
   logger: Logger;
-  /** Worker threads for work that would hold the event loop (folder intake, large drafts). */
-  pool: WorkPool;
   /** Worker threads for work that would hold the event loop (folder intake, large drafts). */
   pool: WorkPool;
   /** This process's metrics (`GET /metrics`): services register what they count. */
