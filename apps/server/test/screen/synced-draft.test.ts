@@ -119,6 +119,7 @@ describe('SyncedDraft', () => {
     expect(e.sent.length).toBe(before);
 
     await draft.undo();
+    await draft.apply({ kind: 'insert', parent: '#content', html: '<p>Open daily.</p>' });
     const saved = await draft.save({ folder });
     expect(saved).toMatchObject({ ok: true, value: { revision: 2 } });
     expect(draft.baseRevision).toBe(2);

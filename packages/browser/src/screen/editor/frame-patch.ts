@@ -129,8 +129,10 @@ export function renumber(
  * Parses an element's new content as the browser parses it in the whole page: inside a copy of
  * the element's ancestors (what the parser does with a tag depends on the elements open around
  * it: a <div> closes an open <p>, a second <a> closes the first), in a document of the same mode
- * that runs no script and loads nothing. Answers the copy of the element, holding the content
- * (null if the ancestors themselves come out otherwise).
+ * that runs no script and loads nothing. The parser is the frame's own, so the page's inline
+ * styles are judged by the preview's policy, as in the whole page, not by the editor's (which
+ * refuses them, and would leave them unapplied once moved into the page). Answers the copy of the
+ * element, holding the content (null if the ancestors themselves come out otherwise).
  */
 function parseInPlace(doc: Document, host: Element, html: string): Element | null {
   const chain: Element[] = [];
@@ -139,7 +141,9 @@ function parseInPlace(doc: Document, host: Element, html: string): Element | nul
   const doctype = doc.compatMode === 'CSS1Compat' ? '<!doctype html>' : '';
   const open = chain.map((element, i) => openTag(element, i === chain.length - 1)).join('');
   const body = openTag(doc.body, chain.length === 0);
-  const parsed = new DOMParser().parseFromString(`${doctype}${body}${open}${html}`, 'text/html');
+  const Parser = (doc.defaultView as (Window & typeof globalThis) | null)?.DOMParser;
+  if (!Parser) return null;
+  const parsed = new Parser().parseFromString(`${doctype}${body}${open}${html}`, 'text/html');
   const copy = parsed.querySelector(`[${HOST_ATTRIBUTE}]`);
   if (copy?.localName !== host.localName) return null;
   // Nothing was put beside the ancestors: text or elements the parser moves out of the element
@@ -152,8 +156,13 @@ function parseInPlace(doc: Document, host: Element, html: string): Element | nul
 
 const HOST_ATTRIBUTE = 'data-galley-host';
 
+/** The only attributes that change how the parser builds what follows an element. */
+const PARSING_ATTRIBUTES = new Set(['encoding', 'type']);
+
+/** An ancestor's start tag, as the parser needs it: its name and what changes its parsing. */
 function openTag(element: Element, isHost: boolean): string {
   const attributes = [...element.attributes]
+    .filter(({ name }) => PARSING_ATTRIBUTES.has(name))
     .map(({ name, value }) => ` ${name}="${value.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`)
     .join('');
   return `<${element.localName}${attributes}${isHost ? ` ${HOST_ATTRIBUTE}` : ''}>`;
