@@ -59,6 +59,8 @@ export async function createProgram(io: CliIo, argv: string[]): Promise<Command>
   const program = new Command('galley')
     .description('Galley: an open service for editing web and display-media projects')
     .version(galleyVersion(), '-V, --version', 'print the version')
+    // `galley --version` before any command: `galley pull … --version N` is pull's own option.
+    .enablePositionalOptions()
     .addHelpText('after', "\nRun `galley <command> --help` for a command's arguments and options.");
   const chosen = chosenCommand(argv);
   for (const entry of commands) {

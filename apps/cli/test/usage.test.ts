@@ -23,7 +23,7 @@ describe('usage mistakes: one line, exit 2', () => {
   const cases: Array<[string[], string]> = [
     [
       [],
-      'galley: no command given; `galley` takes one of: serve, accounts, tokens, check, convert, pull, push, watch (see `galley --help`)',
+      'galley: no command given; `galley` takes one of: init, serve, accounts, tokens, check, convert, pull, push, mcp, watch (see `galley --help`)',
     ],
     [['chek'], "galley: unknown command 'chek' (Did you mean check?)"],
     [['help', 'nope'], "galley: unknown command 'nope' (see `galley --help`)"],
