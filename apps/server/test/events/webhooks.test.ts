@@ -52,7 +52,10 @@ async function receiver(plan: Array<number | 'hang'>) {
       return received;
     },
     close: () =>
-      new Promise<void>((resolve) => server.closeAllConnections() || server.close(() => resolve())),
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
