@@ -100,7 +100,7 @@ async function runChanges(input: { html: string; seed: number; steps: number }):
               ? { kind, target: at(), html: pick(fragments) }
               : { kind, target: at() };
       what = JSON.stringify(operation);
-      done = draft.apply(operation as library.Operation).ok;
+      done = draft.apply(operation).ok;
     }
     if (!done) continue;
     run.steps += 1;
@@ -155,7 +155,7 @@ async function runEdits(html: string): Promise<Run> {
     frame.srcdoc = first.html;
   });
   const doc = frame.contentDocument!;
-  let shown = P.mapShown(doc, first);
+  const shown = P.mapShown(doc, first);
   const run: Run = {
     steps: 0,
     patched: 0,

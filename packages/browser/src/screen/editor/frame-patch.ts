@@ -51,7 +51,10 @@ export function mapShown(
     last = number;
   }
   const body = elements[0];
-  if (body && doc.body) (byHandle.set(body, doc.body), byElement.set(doc.body, body));
+  if (body && doc.body) {
+    byHandle.set(body, doc.body);
+    byElement.set(doc.body, body);
+  }
   faithful &&=
     byHandle.size === elements.length &&
     doc.body?.querySelectorAll('*').length === elements.length - 1;
@@ -91,8 +94,10 @@ export function patchPreview(
       return false;
     for (const control of parsed.querySelectorAll<HTMLElement>(PAGE_CONTROLS))
       control.tabIndex = -1;
-    for (const [element, handle] of fresh)
-      (byHandle.set(handle, element), byElement.set(element, handle));
+    for (const [element, handle] of fresh) {
+      byHandle.set(handle, element);
+      byElement.set(element, handle);
+    }
     const next = [...parsed.childNodes].map((node) =>
       node.nodeType === Node.ELEMENT_NODE && (node as Element).hasAttribute(slot)
         ? byHandle.get(content.slots[Number((node as Element).getAttribute(slot))]!)!
@@ -136,12 +141,14 @@ export function renumber(
  */
 function parseInPlace(doc: Document, host: Element, html: string): Element | null {
   const chain: Element[] = [];
-  for (let element: Element | null = host; element && element !== doc.body;)
-    (chain.unshift(element), (element = element.parentElement));
+  for (let element: Element | null = host; element && element !== doc.body;) {
+    chain.unshift(element);
+    element = element.parentElement;
+  }
   const doctype = doc.compatMode === 'CSS1Compat' ? '<!doctype html>' : '';
   const open = chain.map((element, i) => openTag(element, i === chain.length - 1)).join('');
   const body = openTag(doc.body, chain.length === 0);
-  const Parser = (doc.defaultView as (Window & typeof globalThis) | null)?.DOMParser;
+  const Parser = doc.defaultView?.DOMParser;
   if (!Parser) return null;
   const parsed = new Parser().parseFromString(`${doctype}${body}${open}${html}`, 'text/html');
   const copy = parsed.querySelector(`[${HOST_ATTRIBUTE}]`);
