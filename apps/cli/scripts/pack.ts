@@ -152,6 +152,5 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   });
   const tarball = await packCli(values.out ?? join(cliDir, 'pack'));
   console.log(tarball);
-  if (values.install)
-    execFileSync('npm', ['install', '--global', tarball], { stdio: 'inherit' });
+  if (values.install) execFileSync('npm', ['install', '--global', tarball], { stdio: 'inherit' });
 }

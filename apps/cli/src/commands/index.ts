@@ -56,7 +56,8 @@ export const commands: readonly CommandEntry[] = [
   },
   {
     name: 'mcp',
-    description: 'serve the Model Context Protocol on stdin/stdout for an AI agent (docs/agents.md)',
+    description:
+      'serve the Model Context Protocol on stdin/stdout for an AI agent (docs/agents.md)',
     load: async () => (await import('./mcp.js')).registerMcp,
   },
   {

@@ -51,7 +51,14 @@ export function v1Router(deps: ApiDeps, memory: V1Memory = defaultV1Memory): Rou
   const signals = new EditingSignals(deps.events);
   const changes = new ProjectChanges({ store, states, files, signals });
   const { pool } = deps;
-  const drafts = new DraftService({ store, states, files, signals, pool, cacheBytes: memory.draftBytes });
+  const drafts = new DraftService({
+    store,
+    states,
+    files,
+    signals,
+    pool,
+    cacheBytes: memory.draftBytes,
+  });
   deps.metrics.draftCache(() => drafts.cacheStats);
   const pages = new SavedPages(states, files);
   const events = new PageEvents({

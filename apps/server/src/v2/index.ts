@@ -75,7 +75,8 @@ export function v2Router(deps: ApiDeps): Router {
     allowPrivate: deps.config.webhooksAllowPrivate,
     base: '/webhooks',
     params: z.object({}),
-    scopeOf: (req) => Promise.resolve({ accountNumber: callerOf(req).accountNumber, projectId: null }),
+    scopeOf: (req) =>
+      Promise.resolve({ accountNumber: callerOf(req).accountNumber, projectId: null }),
     kinds: events.ASSET_EVENT_KINDS,
     tags: ['Events'],
   });

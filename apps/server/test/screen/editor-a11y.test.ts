@@ -578,8 +578,8 @@ describe.skipIf(!!why)('screen: the editor for the keyboard, screen readers and 
           expect(await focusNow(page)).toMatchObject({ name: 'Move up', ring: true });
           // Disabled buttons are passed over (Undo, Redo and Save: nothing done yet).
           const buttons = page.getByRole('toolbar', { name: 'Page' }).getByRole('button');
-          const names = await buttons.evaluateAll((all) =>
-            all.filter((b) => !b.hasAttribute('disabled')).map((b) => b.textContent),
+          const names: string[] = await buttons.evaluateAll(
+            '(all) => all.filter((b) => !b.disabled).map((b) => b.textContent)',
           );
           expect(names[0]).toBe('Move up');
           await page.keyboard.press('End');
