@@ -26,9 +26,40 @@ interface Run {
   faithfulAtStart: boolean;
 }
 
+/** What `installOpenInFrame` puts on the test page. */
+interface InFrame {
+  openInFrame(html: string): Promise<{
+    draft: library.Draft;
+    view: library.ElementView;
+    doc: Document;
+    shown: ReturnType<typeof framePatch.mapShown>;
+  }>;
+}
+
+/** Runs in Chromium: opens a draft of the page and shows it, marked, in a frame without scripts. */
+function installOpenInFrame(): void {
+  const G = (globalThis as unknown as { Galley: typeof library }).Galley;
+  const P = (globalThis as unknown as { FramePatch: typeof framePatch }).FramePatch;
+  (globalThis as unknown as InFrame).openInFrame = async (html) => {
+    const opened = G.Draft.open(html);
+    if (!opened.ok) throw new Error('the page did not open');
+    const draft = opened.draft;
+    const view = draft.elements;
+    const frame = document.createElement('iframe');
+    frame.setAttribute('sandbox', 'allow-same-origin');
+    document.body.replaceChildren(frame);
+    const first = view.marked('document');
+    await new Promise((resolve) => {
+      frame.addEventListener('load', resolve, { once: true });
+      frame.srcdoc = first.html;
+    });
+    const doc = frame.contentDocument!;
+    return { draft, view, doc, shown: P.mapShown(doc, first) };
+  };
+}
+
 /** Runs in Chromium: random changes to a draft, each drawn into a frame and compared. */
 async function runChanges(input: { html: string; seed: number; steps: number }): Promise<Run> {
-  const G = (globalThis as unknown as { Galley: typeof library }).Galley;
   const P = (globalThis as unknown as { FramePatch: typeof framePatch }).FramePatch;
   let state = input.seed >>> 0;
   const random = () => {
@@ -36,21 +67,9 @@ async function runChanges(input: { html: string; seed: number; steps: number }):
     return state / 2 ** 32;
   };
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
-  const opened = G.Draft.open(input.html);
-  if (!opened.ok) throw new Error('the page did not open');
-  const draft = opened.draft;
-  const view = draft.elements;
-
-  const frame = document.createElement('iframe');
-  frame.setAttribute('sandbox', 'allow-same-origin');
-  document.body.replaceChildren(frame);
-  const first = view.marked('document');
-  await new Promise((resolve) => {
-    frame.addEventListener('load', resolve, { once: true });
-    frame.srcdoc = first.html;
-  });
-  const doc = frame.contentDocument!;
-  let shown = P.mapShown(doc, first);
+  const opened = await (globalThis as unknown as InFrame).openInFrame(input.html);
+  const { draft, view, doc } = opened;
+  let shown = opened.shown;
   const faithfulAtStart = shown.faithful;
   let mark = view.changeMark;
 
@@ -140,22 +159,8 @@ async function runChanges(input: { html: string; seed: number; steps: number }):
 
 /** Runs in Chromium: the edits a person makes on a page of sections, each drawn and compared. */
 async function runEdits(html: string): Promise<Run> {
-  const G = (globalThis as unknown as { Galley: typeof library }).Galley;
   const P = (globalThis as unknown as { FramePatch: typeof framePatch }).FramePatch;
-  const opened = G.Draft.open(html);
-  if (!opened.ok) throw new Error('the page did not open');
-  const draft = opened.draft;
-  const view = draft.elements;
-  const frame = document.createElement('iframe');
-  frame.setAttribute('sandbox', 'allow-same-origin');
-  document.body.replaceChildren(frame);
-  const first = view.marked('document');
-  await new Promise((resolve) => {
-    frame.addEventListener('load', resolve, { once: true });
-    frame.srcdoc = first.html;
-  });
-  const doc = frame.contentDocument!;
-  const shown = P.mapShown(doc, first);
+  const { draft, view, doc, shown } = await (globalThis as unknown as InFrame).openInFrame(html);
   const run: Run = {
     steps: 0,
     patched: 0,
@@ -310,6 +315,7 @@ describe.skipIf(!!why)('the preview drawn in place, in Chromium', () => {
     browser = await launchChromium();
     tab = await browser.newPage();
     await tab.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    await tab.evaluate(installOpenInFrame);
   });
   afterAll(async () => {
     await browser?.close();
