@@ -63,9 +63,7 @@ describeStores('project locks', (t) => {
     expect(taken).toMatchObject({ ok: true, lock: { holderName: 'Bob' } });
     expect(
       await store.projectLocks.release(id, { accountNumber: bob.accountNumber, client: 'three' }),
-    ).toEqual({
-      ok: true,
-    });
+    ).toEqual({ ok: true, released: true });
     expect(await store.projectLocks.active(id)).toBeNull();
   });
 
