@@ -152,9 +152,24 @@ export class ElementView {
 
   /** Every element in number order: index 0 is <body>, index n is `@n`. */
   inOrder(): ElementHandle[] {
+    return this.numbered().elements;
+  }
+
+  /** Every element in number order, with the number of each one's parent (<body>'s is -1). */
+  private numbered(): Pick<MarkedHtml, 'elements' | 'parents'> & { elements: ElementHandle[] } {
     const elements: ElementHandle[] = [handleOf(this.page.body)];
-    forEachElement(this.page.body.children, (element) => elements.push(handleOf(element)));
-    return elements;
+    const parents = [-1];
+    const walk = (nodes: readonly ChildNode[], parent: number) => {
+      for (const node of nodes) {
+        if (!isElement(node)) continue;
+        const number = elements.length;
+        elements.push(handleOf(node));
+        parents.push(parent);
+        walk(node.children, number);
+      }
+    };
+    walk(this.page.body.children, 0);
+    return { elements, parents };
   }
 
   /**
@@ -196,18 +211,7 @@ export class ElementView {
    * elements is. The page is left as it was.
    */
   marked(scope: 'document' | 'body'): MarkedHtml {
-    const elements: ElementHandle[] = [handleOf(this.page.body)];
-    const parents = [-1];
-    const walk = (nodes: readonly ChildNode[], parent: number) => {
-      for (const node of nodes) {
-        if (!isElement(node)) continue;
-        const number = elements.length;
-        elements.push(handleOf(node));
-        parents.push(parent);
-        walk(node.children, number);
-      }
-    };
-    walk(this.page.body.children, 0);
+    const { elements, parents } = this.numbered();
     const inside = elements.slice(1).map(elementOf);
     const html = withMarks(
       inside,
