@@ -5,6 +5,8 @@
 // turbo builds it; then runs the CLI in the folder pnpm was called from. Ctrl-C reaches every
 // process of the terminal: `galley serve` stops cleanly by itself, and this process only waits
 // for it and ends with its exit code, so a clean stop is exit 0 and pnpm reports no failure.
+// `pnpm start` runs this with `exec`: otherwise pnpm's `sh -c` (dash) waits in between and dies of
+// the Ctrl-C itself, which pnpm reports as "ELIFECYCLE Command failed" whatever this exits with.
 // GALLEY_START_BUILD=0 never builds (tests run the built CLI this way).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
