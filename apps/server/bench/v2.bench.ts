@@ -287,34 +287,44 @@ async function blobOf(target: Target, bytes: Buffer): Promise<string> {
   return (JSON.parse(res.body.toString()) as { sha256: string }).sha256;
 }
 
-/** Median milliseconds of a POST /revisions that changes one style sheet, `REVISIONS` times. */
-async function changeOneFile(target: Target, id: string): Promise<number> {
-  const times: number[] = [];
-  for (let n = 1; n <= REVISIONS + 3; n++) {
-    const body = {
-      request_key: randomUUID(),
-      base_revision: n,
-      put: [{ path: 'canvas/s1.css', text: `.changed{order:${n}}` }],
-    };
-    const start = performance.now();
-    const { asset } = await json<{
-      asset: { revision: { number: number; inspection: { verdict: string } } };
-    }>(target, 'POST', `/assets/${id}/revisions`, body, 201);
-    if (n > 3) times.push(performance.now() - start); // the first few warm caches and code
-    if (asset.revision.number !== n + 1 || asset.revision.inspection.verdict !== 'passed')
-      throw new Error('bad revision');
-  }
-  return median(times);
+/** Milliseconds of a POST /revisions that changes one style sheet to revision `n + 1`. */
+async function changeOneFile(target: Target, id: string, n: number): Promise<number> {
+  const body = {
+    request_key: randomUUID(),
+    base_revision: n,
+    put: [{ path: 'canvas/s1.css', text: `.changed{order:${n}}` }],
+  };
+  const start = performance.now();
+  const { asset } = await json<{
+    asset: { revision: { number: number; inspection: { verdict: string } } };
+  }>(target, 'POST', `/assets/${id}/revisions`, body, 201);
+  const ms = performance.now() - start;
+  if (asset.revision.number !== n + 1 || asset.revision.inspection.verdict !== 'passed')
+    throw new Error('bad revision');
+  return ms;
 }
 
+/** Revisions of both productions in turn, so that load on the machine falls on both alike. */
 async function revisionCost(target: Target) {
-  const small = await changeOneFile(target, await production(target, 5));
-  const large = await changeOneFile(target, await production(target, 2000));
+  const smallId = await production(target, 5);
+  const largeId = await production(target, 2000);
+  const small: number[] = [];
+  const large: number[] = [];
+  for (let n = 1; n <= REVISIONS + 3; n++) {
+    const [s, l] = [
+      await changeOneFile(target, smallId, n),
+      await changeOneFile(target, largeId, n),
+    ];
+    if (n <= 3) continue; // the first few warm caches and code
+    small.push(s);
+    large.push(l);
+  }
+  const [a, b] = [median(large), median(small)];
   return {
     name: 'POST /assets/{id}/revisions changing 1 file: 2,000-file vs 5-file production (ms, median of 30)',
-    value: `${large.toFixed(1)} vs ${small.toFixed(1)} ms (${(large / small).toFixed(2)}×)`,
+    value: `${a.toFixed(1)} vs ${b.toFixed(1)} ms (${(a / b).toFixed(2)}×)`,
     goal: '≤ 1.5×',
-    ok: large / small <= 1.5,
+    ok: a / b <= 1.5,
   };
 }
 

@@ -1,7 +1,7 @@
 // The work the pool runs: pure functions of their input, the same whether they run on the event
 // loop (small inputs) or in a worker thread (see work-pool.ts), so both give the same bytes.
-import { Draft, inspect } from '@galley/core';
-import type { DraftLog, InspectInput, Inspection } from '@galley/core';
+import { Draft, inspectContents } from '@galley/core';
+import type { ContentFacts, DraftLog, InspectInput, Inspection } from '@galley/core';
 import { intakeZip } from '../v1/services/folder-state.js';
 import type { Intake, SiteOptions } from '../v1/services/folder-state.js';
 
@@ -37,8 +37,10 @@ function rebuilt({ html, log }: StoredDraft): Draft {
 export const tasks = {
   /** Folder intake: ZIP read, folder checks, plain-site conversion. */
   intake: ({ zip, site }: { zip: Uint8Array; site: SiteOptions }): Intake => intakeZip(zip, site),
-  /** A v2 revision's inspection. */
-  inspect: (input: InspectInput): Inspection => inspect(input),
+  /** A v2 revision's inspection, and the facts of the contents it read (see inspectContents). */
+  inspect: (
+    input: InspectInput,
+  ): { inspection: Inspection; learned: Record<string, ContentFacts> } => inspectContents(input),
   /** The page members of a GET draft answer (`draftPageJson`) of a stored draft. */
   draftPage: (stored: StoredDraft): Uint8Array => draftPageJson(rebuilt(stored)),
   /** A stored draft's page as text to snapshot, or null when that text reads back otherwise. */

@@ -4,6 +4,7 @@ import type { ApiDeps } from '../deps.js';
 import { authOf } from '../auth/context.js';
 import { problem } from '../http/problem.js';
 import type { ContentLoader } from './content-loader.js';
+import type { ContentFactsMemo } from './content-facts.js';
 import type { Idempotency } from './idempotency.js';
 import type { ContentPins } from './write-asset.js';
 import { assetProblem } from './problems.js';
@@ -19,6 +20,7 @@ export const SERVICE_OWNER = 'system:svc';
 export interface V2Context extends ApiDeps {
   idempotency: Idempotency;
   loader: ContentLoader;
+  facts: ContentFactsMemo;
   pins: ContentPins;
   /** `{asset_base_url}/api/v2`, for Location and next_page_url. */
   apiUrl: string;

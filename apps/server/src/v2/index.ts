@@ -10,6 +10,7 @@ import { webhookRoutes } from '../webhooks/routes.js';
 import { callerOf } from './context.js';
 import { announceAssetWrite } from './asset-events.js';
 import { ContentLoader } from './content-loader.js';
+import { ContentFactsMemo } from './content-facts.js';
 import type { V2Context } from './context.js';
 import { Idempotency } from './idempotency.js';
 import { assetRoutes } from './routes/assets.js';
@@ -28,6 +29,7 @@ export function v2Router(deps: ApiDeps): Router {
       onWritten: (req, account, answer) => announceAssetWrite(deps.events, req, account, answer),
     }),
     loader: new ContentLoader(deps.store.bytes),
+    facts: new ContentFactsMemo(),
     pins: new ContentPins(),
     apiUrl: `${deps.config.assetBaseUrl}/api/v2`,
   };

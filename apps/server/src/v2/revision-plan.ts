@@ -5,6 +5,7 @@ import { validationFailed } from '../http/parse.js';
 import type { WorkPool } from '../pool/work-pool.js';
 import type { FieldErrors } from '../http/parse.js';
 import type { ContentLoader } from './content-loader.js';
+import type { ContentFactsMemo } from './content-facts.js';
 import type { FileRecord } from './context.js';
 import type { StagedFile } from './file-specs.js';
 import { assetProblem } from './problems.js';
@@ -105,39 +106,54 @@ export function rejectInvalidPaths(change: Pick<RevisionChange, 'put' | 'remove'
   rejectInvalid(validateAssetPaths(paths), files, change);
 }
 
+/** What planning a revision reads with: stored bytes, facts of contents seen before, workers. */
+export interface PlanTools {
+  loader: ContentLoader;
+  facts: ContentFactsMemo;
+  pool: WorkPool;
+}
+
 /**
  * Plans a revision: composes its files, reads what the core needs, refuses invalid input (422,
- * nothing stored) and inspects the rest (in the pool when its files are large: their bytes are
+ * nothing stored) and inspects the rest. Contents inspected before are not read again (their
+ * facts are known); the inspection runs in the pool when the rest is large (its bytes are
  * copied there, as this request still stores them). What is valid but unfit (an image of the
  * wrong size) passes here and fails the inspection.
  */
 export async function planRevision(
-  loader: ContentLoader,
+  tools: PlanTools,
   change: RevisionChange,
-  pool: WorkPool,
 ): Promise<RevisionPlan> {
   const files = compose(change);
   const all = [...files.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
   const inMemory = new Map<string, Uint8Array>();
   for (const file of all) if ('bytes' in file && file.bytes) inMemory.set(file.path, file.bytes);
-  const stored = await loader.load(all.filter((f) => !inMemory.has(f.path)));
+  const stored = await tools.loader.load(all.filter((f) => !inMemory.has(f.path)));
   const folder = new Map([...inMemory, ...stored]);
   const schemas: Record<string, string> = {};
-  for (const file of all) if (file.schemaUri) schemas[file.path] = file.schemaUri;
+  const contents: Record<string, string> = {};
+  for (const file of all) {
+    if (file.schemaUri) schemas[file.path] = file.schemaUri;
+    contents[file.path] = file.sha256;
+  }
   const input = {
     kind: change.kind,
     files: folder,
     schemas,
     ...(change.medium ? { medium: change.medium } : {}),
   };
-  let size = 0;
-  for (const bytes of folder.values()) size += bytes.byteLength;
-  const inspection = await pool.run('inspect', { ...input, now: isoTime(change.now) }, { size });
+  const { known, unreadBytes } = tools.facts.known(all);
+  const { inspection, learned } = await tools.pool.run(
+    'inspect',
+    { ...input, contents, known, now: isoTime(change.now) },
+    { size: unreadBytes },
+  );
+  tools.facts.learn(learned);
   // Invalid input is a subset of what the inspection finds: a clean one needs no second look.
   const findings = inspection.checks.some((check) => check.violations.length > 0);
   if (findings) rejectInvalid(validateAssetInput(input), files, change);
   const fresh = change.put.filter((f) => f.bytes !== undefined);
-  for (const file of fresh) loader.remember(file.sha256, file.bytes!);
+  for (const file of fresh) tools.loader.remember(file.sha256, file.bytes!);
   return {
     files: all.map(record),
     put: change.put.map(record),

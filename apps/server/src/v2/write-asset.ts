@@ -61,7 +61,7 @@ const isContentErased = (error: unknown) =>
 /** Plans a revision; stored files gone meanwhile answer what `recheck` says, as in sequence. */
 async function planChecked(ctx: V2Context, recheck: Recheck, change: RevisionChange) {
   try {
-    return await planRevision(ctx.loader, change, ctx.pool);
+    return await planRevision(ctx, change);
   } catch (error) {
     if (isContentErased(error)) await recheck(ctx.store);
     throw error;

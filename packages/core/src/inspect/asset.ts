@@ -6,6 +6,8 @@ import { decodeUtf8 } from '../checks/rules/text.js';
 import type { Violation } from '../report/violation.js';
 import type { AssetKind } from './inspection.js';
 import { schemaUri } from '../schemas/definitions.js';
+import { formatOfPath } from '../media/catalog.js';
+import { contentKey, readContentFacts, type ContentFacts } from './content-facts.js';
 
 export const productionFile = 'production.json';
 export const productionFolders = ['canvas/', 'references/'] as const;
@@ -31,6 +33,13 @@ export interface AssetInput {
   readonly schemas?: Readonly<Record<string, string>>;
   /** The medium given with the asset (a production's, or one to judge an image against). */
   readonly medium?: MediumRef;
+  /**
+   * The SHA-256 (hex) of each file's bytes, by path. With `known`, a file whose content was
+   * inspected before is not read again: the facts of its content are taken from there.
+   */
+  readonly contents?: Readonly<Record<string, string>>;
+  /** Facts of contents read by earlier inspections, by `contentKey` (see ContentFacts). */
+  readonly known?: Readonly<Record<string, ContentFacts>>;
 }
 
 export type JsonRead = { readonly ok: true; readonly value: unknown } | { readonly ok: false };
@@ -52,6 +61,10 @@ export interface AssetContext extends FileReaders {
   schemasOf(path: string): readonly string[];
   /** The formats a file at `path` may have in this kind of asset. */
   allowedFormats(path: string): ReadonlySet<string>;
+  /** What the file's content says in its format; undefined when absent or of no known format. */
+  facts(path: string): ContentFacts | undefined;
+  /** Facts this inspection read that `known` did not hold, by `contentKey`. */
+  readonly learned: Map<string, ContentFacts>;
 }
 
 /** What one standard found; `unusable` makes it `unchecked` when nothing failed. */
@@ -122,6 +135,30 @@ export function createAssetContext(input: AssetInput): AssetContext {
     // checked against that schema"), never instead of production/1.
     return [...new Set([named, fixed].filter((uri) => uri !== undefined))];
   };
+  const readers = createFileReaders(files);
+  const learned = new Map<string, ContentFacts>();
+  const factsByPath = new Map<string, ContentFacts | undefined>();
+  const readFacts = (path: string): ContentFacts | undefined => {
+    const bytes = files.get(path);
+    const format = formatOfPath(path);
+    if (bytes === undefined || format === undefined) return undefined;
+    const sha256 = input.contents?.[path];
+    const key = sha256 === undefined ? undefined : contentKey(format, sha256);
+    const known = key === undefined ? undefined : (input.known?.[key] ?? learned.get(key));
+    if (known) return known;
+    const reader = {
+      bytes,
+      text: () => readers.text(path),
+      dimensions: () => readers.dimensions(path),
+    };
+    const read = readContentFacts(format, path, reader);
+    if (key !== undefined) learned.set(key, read);
+    return read;
+  };
+  const facts = (path: string) => {
+    if (!factsByPath.has(path)) factsByPath.set(path, readFacts(path));
+    return factsByPath.get(path);
+  };
   return {
     kind,
     files,
@@ -131,6 +168,9 @@ export function createAssetContext(input: AssetInput): AssetContext {
     json,
     schemasOf,
     allowedFormats,
-    ...createFileReaders(files),
+    ...readers,
+    dimensions: (path) => facts(path)?.dimensions,
+    facts,
+    learned,
   };
 }

@@ -1,4 +1,5 @@
-export { inspect, type InspectInput } from './inspect.js';
+export { inspect, inspectContents, type InspectInput } from './inspect.js';
+export { contentKey, type ContentFacts } from './content-facts.js';
 export { validateAssetInput, validateAssetPaths } from './validate-input.js';
 export type { AssetInput } from './asset.js';
 export {

@@ -19,6 +19,7 @@ import { inspectFormats } from './standards/formats.js';
 import { inspectCanvas } from './standards/canvas.js';
 import { inspectSchema } from './standards/schema.js';
 import { orderViolations } from '../checks/check-folder.js';
+import type { ContentFacts } from './content-facts.js';
 
 /** The standards of an inspection, in report order, with the contract each belongs to. */
 const standards: readonly {
@@ -84,6 +85,17 @@ function judgeMedia(asset: AssetContext): JudgedMedium[] {
  * run, else passed. Pure: the time comes from the caller.
  */
 export function inspect(input: InspectInput): Inspection {
+  return inspectContents(input).inspection;
+}
+
+/**
+ * `inspect`, and the facts of the contents it read that `input.known` did not hold (by
+ * `contentKey`), for the caller to give as `known` to later inspections of the same contents.
+ */
+export function inspectContents(input: InspectInput): {
+  inspection: Inspection;
+  learned: Record<string, ContentFacts>;
+} {
   const asset = createAssetContext(input);
   const checks: InspectionCheck[] = runStandards(asset).map(({ standard, contract, findings }) => ({
     standard,
@@ -102,11 +114,12 @@ export function inspect(input: InspectInput): Inspection {
     : verdicts.has('unchecked')
       ? 'unchecked'
       : 'passed';
-  return {
+  const inspection: Inspection = {
     verdict,
     media: judgeMedia(asset),
     checks,
     contracts: { ...contracts },
     inspected_at: input.now,
   };
+  return { inspection, learned: Object.fromEntries(asset.learned) };
 }

@@ -4,8 +4,16 @@ import { violation } from '../../report/codes.js';
 export const maxPathBytes = 200;
 const utf8 = new TextEncoder();
 
+/**
+ * Segments of lower-case letters, digits, `.`, `_` and `-` that do not start with a dot: such a
+ * path (ASCII, so NFC and one byte a character) has none of the problems below but its length.
+ */
+const plainPath = /^[a-z0-9_-][a-z0-9._-]*(?:\/[a-z0-9_-][a-z0-9._-]*)*$/;
+const isPlain = (path: string) => path.length <= maxPathBytes && plainPath.test(path);
+
 /** The naming problem of one path (decisions §4), most basic first; undefined when fine. */
 function pathProblem(path: string): Violation | undefined {
+  if (isPlain(path)) return undefined;
   const at = { path };
   if (path.startsWith('/')) return violation('names.absolute', at);
   if (/^[a-zA-Z]:/.test(path)) return violation('names.drive_letter', at);
@@ -25,10 +33,13 @@ function pathProblem(path: string): Violation | undefined {
   return undefined;
 }
 
-/** Every folder a path lies in (`a/b/c` → `a`, `a/b`). */
-function foldersOf(path: string): string[] {
-  const segments = path.split('/').slice(0, -1);
-  return segments.map((_, i) => segments.slice(0, i + 1).join('/'));
+/** The first folder a path lies in (`a/b/c`: `a`, then `a/b`) that is in `files`. */
+function folderIn(path: string, files: ReadonlySet<string>): string | undefined {
+  for (let slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
+    const folder = path.slice(0, slash);
+    if (files.has(folder)) return folder;
+  }
+  return undefined;
 }
 
 /**
@@ -44,11 +55,12 @@ export function nameViolations(paths: readonly string[]): Violation[] {
   for (const path of sorted) {
     const problem = pathProblem(path);
     if (problem) found.push(problem);
-    const folded = path.normalize('NFC').toLowerCase();
+    // A plain path is already folded (ASCII, lower case).
+    const folded = isPlain(path) ? path : path.normalize('NFC').toLowerCase();
     const first = firstByFolded.get(folded);
     if (first === undefined) firstByFolded.set(folded, path);
     else found.push(violation('names.duplicate', { path, actual: first }));
-    const folder = foldersOf(path).find((f) => files.has(f));
+    const folder = folderIn(path, files);
     if (folder !== undefined)
       found.push(violation('names.duplicate', { path: folder, actual: path }));
   }

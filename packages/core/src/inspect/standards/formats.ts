@@ -1,7 +1,7 @@
 import type { Violation } from '../../report/violation.js';
 import { violation } from '../../report/codes.js';
 import { formatOfPath } from '../../media/catalog.js';
-import { fileFormatViolation } from '../../checks/rules/file-format.js';
+import { problemAt } from '../content-facts.js';
 import { productionFile, type AssetContext, type StandardFindings } from '../asset.js';
 
 const singleFile = new Set(['image', 'font']);
@@ -46,12 +46,7 @@ export function inspectFormats(asset: AssetContext): StandardFindings {
       );
       continue;
     }
-    const reader = {
-      bytes: asset.files.get(path)!,
-      text: () => asset.text(path),
-      dimensions: () => asset.dimensions(path),
-    };
-    const problem = fileFormatViolation(path, reader, allowed);
+    const problem = problemAt(asset.facts(path)!, path);
     if (problem) violations.push(problem);
   }
   return { target: null, violations, details: { formats } };

@@ -1,0 +1,60 @@
+// Facts of contents read by one inspection, given to the next as `known`: the second inspection
+// equals one from scratch, a known content at another path reports that path, and nothing known
+// is read again.
+import { describe, expect, it } from 'vitest';
+import { contentKey, inspect, inspectContents, type AssetInput } from '@galley/core';
+import { folderOf, png, svg } from '../checks/fixtures.js';
+
+const now = '2025-01-02T03:04:05+00:00';
+const production = JSON.stringify({
+  format: 1,
+  title: 'Spring',
+  medium: { id: 'banner', version: 1 },
+  media_contract: { version: '1.0' },
+});
+/** Each content's "hash": its text, enough for facts keyed by content. */
+const contentsOf = (files: AssetInput['files']) =>
+  Object.fromEntries([...files].map(([path, bytes]) => [path, Buffer.from(bytes).toString('hex')]));
+
+describe('inspectContents with known facts', () => {
+  const first = folderOf({
+    'production.json': production,
+    'canvas/a.png': png(300, 250),
+    'canvas/wrong.png': png(728, 90),
+    'canvas/a.css': 'a{}',
+    'canvas/v.svg': svg(300, 250, '<script>alert(1)</script>'),
+  });
+  const run = (files: AssetInput['files'], known = {}) =>
+    inspectContents({ kind: 'production', files, contents: contentsOf(files), known, now });
+
+  it('learns the facts of every content, and equals inspect', () => {
+    const { inspection, learned } = run(first);
+    expect(inspection).toEqual(inspect({ kind: 'production', files: first, now }));
+    expect(
+      Object.keys(learned)
+        .map((k) => k.slice(0, k.indexOf(':')))
+        .sort(),
+    ).toEqual(['css', 'json', 'png', 'png', 'svg']);
+    expect(learned[contentKey('svg', contentsOf(first)['canvas/v.svg']!)]?.problem).toMatchObject({
+      code: 'formats.svg_active',
+      path: 'canvas/v.svg',
+    });
+  });
+
+  it('gives the inspection from scratch when one file changed and known ones moved', () => {
+    const { learned } = run(first);
+    const next = new Map(first);
+    next.set('canvas/a.css', new TextEncoder().encode('b{}'));
+    next.set('canvas/moved.svg', first.get('canvas/v.svg')!);
+    next.delete('canvas/v.svg');
+    const again = run(next, learned);
+    expect(JSON.stringify(again.inspection)).toBe(
+      JSON.stringify(inspect({ kind: 'production', files: next, now })),
+    );
+    expect(again.inspection.checks[1]?.violations.map((v) => v.path)).toEqual(['canvas/moved.svg']);
+    // Only the changed content was read.
+    expect(Object.keys(again.learned)).toEqual([
+      contentKey('css', contentsOf(next)['canvas/a.css']!),
+    ]);
+  });
+});
