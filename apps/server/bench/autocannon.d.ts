@@ -11,6 +11,10 @@ declare module 'autocannon' {
       setupRequest?: (request: Request, context: Record<string, unknown>) => Request;
       onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
     }
+    /** One connection of the load: the same object for the whole run, across reconnects. */
+    interface Client {
+      setRequests(requests: Request[]): void;
+    }
     interface Options {
       url: string;
       connections?: number;
@@ -18,6 +22,8 @@ declare module 'autocannon' {
       duration?: number;
       headers?: Record<string, string>;
       requests?: Request[];
+      /** Called once for each connection's client, before its first request. */
+      setupClient?: (client: Client) => void;
     }
     interface Result {
       errors: number;

@@ -5,7 +5,7 @@
 //   p99 at 64 connections, default workers                  ≤ 3 × its p50
 // Both services are real `galley serve` processes on SQLite, each on its own data folder. Every
 // connection of the operations' load drives a draft of its own (64 projects, one lock each), so
-// no two connections race for one draft token. The measures are interleaved in ROUNDS rounds;
+// no two connections race for one draft token (each chain is held by one connection's client). The measures are interleaved in ROUNDS rounds;
 // each figure is the median of its rounds. Writes <repo>/.bench/workers.json.
 // Run: cd apps/server && npx tsx --conditions=@galley/source bench/workers.bench.ts
 import { spawn } from 'node:child_process';
@@ -173,6 +173,8 @@ async function checkOperations(service: Service, chain: Chain): Promise<void> {
 }
 
 type Request = autocannon.Request;
+/** What each connection sends: the same requests for all, or requests set up per connection. */
+type Load = Pick<autocannon.Options, 'requests' | 'setupClient'>;
 
 interface Measure {
   p50: number;
@@ -180,8 +182,8 @@ interface Measure {
   rps: number;
 }
 
-/** CONNECTIONS connections for `seconds`; each connection's context picks its own chain. */
-async function load(service: Service, seconds: number, requests: Request[]): Promise<Measure> {
+/** CONNECTIONS connections for `seconds`. */
+async function load(service: Service, seconds: number, requests: Load): Promise<Measure> {
   const times: number[] = [];
   const refused: number[] = [];
   const instance = autocannon({
@@ -189,7 +191,7 @@ async function load(service: Service, seconds: number, requests: Request[]): Pro
     connections: CONNECTIONS,
     pipelining: 1,
     duration: seconds,
-    requests,
+    ...requests,
   });
   instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
     if (status >= 200 && status < 300) times.push(ms);
@@ -205,20 +207,31 @@ async function load(service: Service, seconds: number, requests: Request[]): Pro
   return { p50: at(0.5), p99: at(0.99), rps: times.length / seconds };
 }
 
-function getProject(service: Service, chains: Chain[]): Request[] {
+function getProject(service: Service, chains: Chain[]): Load {
   const headers = { authorization: `Bearer ${service.token}` };
-  return [{ method: 'GET', path: `/api/v1/projects/${chains[0]!.project}`, headers }];
+  return { requests: [{ method: 'GET', path: `/api/v1/projects/${chains[0]!.project}`, headers }] };
 }
 
-function postOperations(service: Service, chains: Chain[]): Request[] {
+/**
+ * Each connection drives one chain for the whole run, held by its client (the same across
+ * reconnects): autocannon's per-request context is reset before every request of a one-request
+ * list, so a chain kept there passed from connection to connection, and two could drive one.
+ */
+function postOperations(service: Service, chains: Chain[]): Load {
   let next = 0;
-  const chainOf = (context: Record<string, unknown>) =>
-    (context.chain ??= chains[next++ % chains.length]!) as Chain;
+  return {
+    setupClient: (client) => {
+      if (next >= chains.length) throw new Error(`more than ${chains.length} connections`);
+      client.setRequests(chainRequests(service, chains[next++]!));
+    },
+  };
+}
+
+function chainRequests(service: Service, chain: Chain): Request[] {
   return [
     {
       method: 'POST',
-      setupRequest: (request, context) => {
-        const chain = chainOf(context);
+      setupRequest: (request) => {
         return {
           ...request,
           path: `/api/v1/pages/${chain.page}/operations`,
@@ -230,12 +243,11 @@ function postOperations(service: Service, chains: Chain[]): Request[] {
           body: JSON.stringify({ draft_token: chain.token, operation: operation(chain.step) }),
         };
       },
-      onResponse: (status, body, context) => {
+      onResponse: (status, body) => {
         if (status !== 200) {
           console.error(`operation answered ${status}: ${body.slice(0, 300)}`);
           return; // counted as refused by `load`
         }
-        const chain = chainOf(context);
         chain.token = (JSON.parse(body) as { draft_token: string }).draft_token;
         chain.step = 1 - chain.step;
       },
