@@ -1,14 +1,15 @@
 // An agent session driven by the MCP SDK's own client against the real service: over stdio
 // (`galley mcp` spawned from its sources, GALLEY_SERVER and GALLEY_TOKEN) and over Streamable
 // HTTP (`/mcp` on the service, bearer token). Open, lock, a batch of operations, check, save;
-// confirming is refused to a token (403); an asset written twice with one request_key.
+// confirming is refused to a token (403); an asset written twice with one request_key. The lock
+// (kind agent) outlives its 60 s window while the session lives, and is free once it ends.
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { galleyArgs } from './support/galley.js';
+import { galley, galleyArgs, oneErrorLine } from './support/galley.js';
 import { createProject, startServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
 
@@ -26,6 +27,28 @@ const TOOLS = [
   'read_asset',
   'write_asset',
 ];
+
+/** How often the sessions renew their locks here (20 s by default): the test need not wait. */
+const RENEW_SECONDS = 0.2;
+
+interface Lock {
+  kind: string;
+  label: string;
+  acquired_at: string;
+  expires_at: string;
+  ttl_seconds: number;
+}
+
+/** `read` again every 50 ms until it answers something (at most 10 s). */
+async function waitFor<T>(read: () => Promise<T | null>): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const found = await read();
+    if (found !== null) return found;
+    if (Date.now() > deadline) throw new Error('it never came');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 interface ToolAnswer {
   isError?: boolean;
@@ -45,7 +68,7 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
 describe('an agent session over MCP', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startServer();
+    s = await startServer({ mcpRenewSeconds: RENEW_SECONDS });
   });
   afterAll(() => s?.close());
 
@@ -58,6 +81,7 @@ describe('an agent session over MCP', () => {
           ...(process.env as Record<string, string>),
           GALLEY_SERVER: s.url,
           GALLEY_TOKEN: s.token,
+          GALLEY_MCP_RENEW_SECONDS: String(RENEW_SECONDS),
         },
         stderr: 'pipe',
       }),
@@ -179,26 +203,96 @@ describe('an agent session over MCP', () => {
     }, 60_000);
   }
 
-  it('releases the lock when the session ends, and refuses a caller without a token', async () => {
-    const project = await createProject(s, 'Agent gone');
-    const client = new Client({ name: 'leaving-agent', version: '1.0.0' });
-    await client.connect(transports['streamable HTTP']!());
-    await call(client, 'read_page', { project_id: project.id, page: 'index.html' });
-    const lockUrl = `${s.url}/api/v1/projects/${project.id}/lock`;
-    const held = await fetch(lockUrl, { headers: { authorization: `Bearer ${s.token}` } });
-    expect(await held.json()).toMatchObject({
-      lock: { kind: 'agent', label: 'leaving-agent (MCP)' },
-    });
-    await (client.transport as StreamableHTTPClientTransport).terminateSession();
-    await client.close();
-    const released = await fetch(lockUrl, { headers: { authorization: `Bearer ${s.token}` } });
-    expect(await released.json()).toEqual({ lock: null });
+  for (const [name, transport] of Object.entries(transports)) {
+    it(`renews its agent lock while it works, and releases it when the session ends (${name})`, async () => {
+      const project = await createProject(s, `Agent renewing ${name}`);
+      const lockUrl = `${s.url}/api/v1/projects/${project.id}/lock`;
+      const lockOf = async () => {
+        const res = await fetch(lockUrl, { headers: { authorization: `Bearer ${s.token}` } });
+        expect(res.status).toBe(200);
+        return ((await res.json()) as { lock: Lock | null }).lock;
+      };
+      /** Another client of the same account asking for the lock: 423 while the agent holds it. */
+      const otherAsks = () =>
+        fetch(lockUrl, {
+          method: 'PUT',
+          headers: {
+            authorization: `Bearer ${s.token}`,
+            'content-type': 'application/json',
+            'x-editor-client': `someone-else-${name.replace(/\W+/g, '-')}`,
+          },
+          body: JSON.stringify({ kind: 'agent', label: 'Someone else' }),
+        });
+      const client = new Client({ name: 'renewing-agent', version: '1.0.0' });
+      await client.connect(transport());
+      let open = true;
+      try {
+        const read = await call(client, 'read_page', {
+          project_id: project.id,
+          page: 'index.html',
+        });
+        expect(read.error).toBe(false);
+        const taken = (await lockOf())!;
+        expect(taken).toMatchObject({ kind: 'agent', ttl_seconds: 60 });
+        // The service's clock stands still unless moved: 50 s on, the lock has 10 s left, and
+        // the session (renewing every RENEW_SECONDS) extends it to 60 s from then.
+        s.clock.advance(50_000);
+        const renewed = await waitFor(async () => {
+          const lock = await lockOf();
+          return lock && lock.expires_at > taken.expires_at ? lock : null;
+        });
+        // Past the first 60 s: still the same lock, held since it was taken, refusing others.
+        s.clock.advance(20_000);
+        const held = (await lockOf())!;
+        expect(held).toMatchObject({
+          kind: 'agent',
+          label: taken.label,
+          acquired_at: taken.acquired_at,
+        });
+        expect(held.expires_at >= renewed.expires_at).toBe(true);
+        expect((await otherAsks()).status).toBe(423);
+        const applied = await call(client, 'apply_operations', {
+          project_id: project.id,
+          page: 'index.html',
+          operations: [{ kind: 'swap', target: '#top', html: 'Still mine' }],
+        });
+        expect(applied.error).toBe(false);
 
+        // The session ends: over HTTP its client deletes it; over stdio stdin closes and
+        // `galley mcp` ends (the SDK's close waits for the process to exit).
+        if (client.transport instanceof StreamableHTTPClientTransport) {
+          await client.transport.terminateSession();
+        }
+        await client.close();
+        open = false;
+        expect(await lockOf()).toBeNull();
+        const taker = await otherAsks();
+        expect(taker.status).toBe(200);
+        expect(await taker.json()).toMatchObject({ lock: { label: 'Someone else' } });
+        // Nothing renews the agent's lock any more: the other client's holds past its window.
+        s.clock.advance(30_000);
+        expect(await lockOf()).toMatchObject({ label: 'Someone else' });
+      } finally {
+        if (open) await client.close();
+      }
+    }, 60_000);
+  }
+
+  it('refuses an unusable GALLEY_MCP_RENEW_SECONDS before it serves (galley mcp)', async () => {
+    const run = await galley(['mcp'], {
+      env: { GALLEY_SERVER: s.url, GALLEY_TOKEN: s.token, GALLEY_MCP_RENEW_SECONDS: '60' },
+    });
+    expect(run.code).toBe(2);
+    expect(oneErrorLine(run)).toBe(true);
+    expect(run.stderr).toMatch(/GALLEY_MCP_RENEW_SECONDS 60/);
+  }, 60_000);
+
+  it('refuses a caller without a token', async () => {
     const anonymous = await fetch(`${s.url}/mcp`, {
       method: 'POST',
       body: '{}',
       headers: { 'content-type': 'application/json' },
     });
     expect(anonymous.status).toBe(401);
-  }, 60_000);
+  });
 });

@@ -7,36 +7,16 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
-import { dirname } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { writeZip } from '@galley/core';
 import { describeStores } from '../../../packages/store/test/stores.js';
-import type { StoreTarget } from '../../../packages/store/test/stores.js';
-import { folderOf, serveProcess, validProject } from './support/galley.js';
+import { pidsOf, serveProcess, storeOf } from './support/galley.js';
 import type { Serving } from './support/galley.js';
-import { issueToken, officeOf, send } from './support/http.js';
+import { createProject, issueToken, officeOf, send } from './support/http.js';
 
 const WORKERS = 2;
 const RATE_LIMIT = 300;
 const METRICS_TOKEN = 'metrics-secret-for-the-process-tests-0123456789';
 const SLOW = 180_000;
-
-/** The data folder and variables of a `galley serve` on the target's database. */
-function storeOf(t: StoreTarget): { data: string; env: Record<string, string> } {
-  const options = t.options;
-  if (options.kind === 'sqlite') return { data: options.dataDir, env: {} };
-  return { data: dirname(options.bytesDir), env: { GALLEY_DATABASE_URL: options.url } };
-}
-
-/** Pids of the processes whose log lines name request ids starting with `prefix`. */
-function pidsOf(output: string, prefix: string): Set<number> {
-  const pids = new Set<number>();
-  for (const line of output.split('\n')) {
-    if (!line.includes(`"reqId":"${prefix}`)) continue;
-    pids.add((JSON.parse(line) as { pid: number }).pid);
-  }
-  return pids;
-}
 
 /** The worker processes of the cluster (children of its primary that run node). */
 function workerPids(primary: number): number[] {
@@ -46,18 +26,6 @@ function workerPids(primary: number): number[] {
     .map((line) => line.trim().split(/\s+/))
     .filter(([, comm]) => comm === 'node')
     .map(([pid]) => Number(pid));
-}
-
-async function createProject(base: string, token: string): Promise<string> {
-  const form = new FormData();
-  form.set('zip', new Blob([writeZip(folderOf(validProject()))]), 'folder.zip');
-  const created = await fetch(`${base}/api/v1/projects/folder`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'x-editor-client': 'process-test' },
-    body: form,
-  });
-  expect(created.status).toBe(201);
-  return ((await created.json()) as { id: string }).id;
 }
 
 const production = (title: string, requestKey = randomUUID()) => ({

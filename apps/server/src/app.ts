@@ -8,6 +8,7 @@ import type { ServerConfig } from './config.js';
 import type { Deps } from './deps.js';
 import { EventHub } from './events/hub.js';
 import { mcpRoute } from './mcp/route.js';
+import type { Resolve } from './webhooks/address-guard.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { answerHeaders } from './http/answer-headers.js';
 import { refuseBadRequestHead } from './http/client-error.js';
@@ -33,6 +34,8 @@ export interface AppOptions {
   clock: Clock;
   config: ServerConfig;
   logger?: Logger;
+  /** How host names are looked up (webhook URLs, at registration and at each try); node:dns. */
+  resolve?: Resolve;
 }
 
 export interface GalleyApp {
@@ -68,6 +71,7 @@ export function createApp(options: AppOptions): GalleyApp {
     store,
     logger,
     allowPrivate: config.webhooksAllowPrivate,
+    ...(options.resolve ? { resolve: options.resolve } : {}),
     retryDelaysMs: config.webhookRetrySeconds.map((seconds) => seconds * 1000),
     timeoutMs: config.webhookTimeoutSeconds * 1000,
   });

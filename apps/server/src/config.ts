@@ -44,6 +44,8 @@ export interface ServerConfig {
   webhookRetrySeconds: number[];
   /** How long a webhook delivery may wait for its answer. */
   webhookTimeoutSeconds: number;
+  /** How often an MCP session renews each lock it holds (well within the lock's 60 seconds). */
+  mcpRenewSeconds: number;
   /** Worker threads of this process's pool (0: all work on the event loop). */
   poolThreads: number;
   /** Work on fewer bytes than this runs on the event loop, not in the pool. */
@@ -69,6 +71,8 @@ const number = (min: number) => z.coerce.number().int().min(min);
  * more than the work (see apps/server/bench/loop.bench.ts).
  */
 const POOL_INLINE_BYTES = 256 * 1024;
+/** The longest pause between renewals of an MCP session's lock: its 60 seconds, less a margin. */
+const MCP_RENEW_MAX_SECONDS = 50;
 
 const EnvSchema = z.object({
   GALLEY_HOST: z.string().min(1).default('127.0.0.1'),
@@ -108,6 +112,7 @@ const EnvSchema = z.object({
     )
     .optional(),
   GALLEY_WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(10),
+  GALLEY_MCP_RENEW_SECONDS: z.coerce.number().positive().max(MCP_RENEW_MAX_SECONDS).default(20),
   GALLEY_POOL_THREADS: number(0).max(256).optional(),
   GALLEY_POOL_INLINE_BYTES: number(0).default(POOL_INLINE_BYTES),
   GALLEY_WORKERS: number(1).max(256).optional(),
@@ -151,6 +156,7 @@ export function loadConfig(
     webhooksAllowPrivate: e.GALLEY_WEBHOOKS_ALLOW_PRIVATE === 'true',
     webhookRetrySeconds: e.GALLEY_WEBHOOK_RETRY_SECONDS ?? RETRY_DELAYS_MS.map((ms) => ms / 1000),
     webhookTimeoutSeconds: e.GALLEY_WEBHOOK_TIMEOUT_SECONDS,
+    mcpRenewSeconds: e.GALLEY_MCP_RENEW_SECONDS,
     poolThreads: e.GALLEY_POOL_THREADS ?? defaultPoolThreads(present['GALLEY_WORKERS']),
     poolInlineBytes: e.GALLEY_POOL_INLINE_BYTES,
     workers: e.GALLEY_WORKERS ?? availableParallelism(),

@@ -4,6 +4,7 @@ export { startServer } from './server.js';
 export type { RunningServer, StartOptions } from './server.js';
 export { loadConfig, ConfigError } from './config.js';
 export type { ServerConfig } from './config.js';
+export type { Resolve } from './webhooks/address-guard.js';
 export type { Deps, ApiDeps } from './deps.js';
 export { bootstrapOffice, OFFICE_EMAIL } from './first-start.js';
 export type { OfficeCredentials } from './first-start.js';

@@ -5,7 +5,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AgentSession } from './session.js';
 import { registerTools } from './tools.js';
 
-export { AgentSession } from './session.js';
+export { AgentSession, RENEW_MS } from './session.js';
 
 export interface GalleyMcp {
   server: McpServer;
@@ -20,9 +20,15 @@ export function createGalleyMcp(options: {
   /** The locks' label; by default the agent's own name (from its `initialize`). */
   label?: string;
   version: string;
+  /** How often each lock the session holds is renewed (by default every 20 seconds). */
+  renewMs?: number;
 }): GalleyMcp {
   const server = new McpServer({ name: 'galley', version: options.version });
-  const session = new AgentSession(options.client, options.label ?? 'MCP agent');
+  const session = new AgentSession({
+    client: options.client,
+    label: options.label ?? 'MCP agent',
+    ...(options.renewMs === undefined ? {} : { renewMs: options.renewMs }),
+  });
   if (options.label === undefined) {
     server.server.oninitialized = () => {
       const agent = server.server.getClientVersion()?.name;

@@ -6,8 +6,8 @@ import type { z } from 'zod';
 type DraftAnswer = z.output<typeof v1.DraftAnswer>;
 type Page = z.output<typeof v1.Page>;
 
-/** How often a held lock is renewed: well within its 60 seconds. */
-const RENEW_MS = 20_000;
+/** How often a held lock is renewed by default: well within its 60 seconds. */
+export const RENEW_MS = 20_000;
 
 /** The draft of a page as this session last knew it. */
 export interface OpenDraft {
@@ -30,11 +30,18 @@ export class AgentSession {
   label: string;
   readonly #locks = new Map<string, NodeJS.Timeout>();
   readonly #drafts = new Map<string, OpenDraft>();
+  readonly #renewMs: number;
   #closed = false;
 
-  constructor(client: GalleyClient, label: string) {
-    this.client = client;
-    this.label = label;
+  constructor(options: {
+    client: GalleyClient;
+    label: string;
+    /** How often each held lock is renewed (RENEW_MS). */
+    renewMs?: number;
+  }) {
+    this.client = options.client;
+    this.label = options.label;
+    this.#renewMs = options.renewMs ?? RENEW_MS;
   }
 
   /** Takes the project's lock (or renews it) as kind `agent`; renewed until released. */
@@ -46,7 +53,7 @@ export class AgentSession {
           // Lost (taken over after an expiry, project gone): the next tool call says so.
           this.#stopRenewing(projectId);
         });
-      }, RENEW_MS);
+      }, this.#renewMs);
       timer.unref();
       this.#locks.set(projectId, timer);
     }

@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
 import { writeZip, zipDeflateLevel } from '@galley/core';
 import type { Folder } from '@galley/core';
+import type { StoreTarget } from '../../../../packages/store/test/stores.js';
 
 export const repo = fileURLToPath(new URL('../../../../', import.meta.url));
 const bin = join(repo, 'apps/cli/src/bin.ts');
@@ -123,6 +124,23 @@ export function serveProcess(
     });
     child.on('exit', () => reject(new Error(`serve exited: ${output}`)));
   });
+}
+
+/** The data folder and variables of a `galley serve` on the target's database. */
+export function storeOf(t: StoreTarget): { data: string; env: Record<string, string> } {
+  const options = t.options;
+  if (options.kind === 'sqlite') return { data: options.dataDir, env: {} };
+  return { data: dirname(options.bytesDir), env: { GALLEY_DATABASE_URL: options.url } };
+}
+
+/** Pids of the processes whose log lines (level info) name request ids starting with `prefix`. */
+export function pidsOf(output: string, prefix: string): Set<number> {
+  const pids = new Set<number>();
+  for (const line of output.split('\n')) {
+    if (!line.includes(`"reqId":"${prefix}`)) continue;
+    pids.add((JSON.parse(line) as { pid: number }).pid);
+  }
+  return pids;
 }
 
 /** Why `galley` cannot be run on a pseudo-terminal here (util-linux `script` is missing). */

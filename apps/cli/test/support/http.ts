@@ -1,6 +1,8 @@
 // Plain HTTP for the process tests: each request on a connection of its own (no keep-alive), so
 // a cluster's primary hands each to the next worker in turn, as it does separate clients.
 import { request } from 'node:http';
+import { writeZip } from '@galley/core';
+import { folderOf, validProject } from './galley.js';
 
 export interface Reply<T = Record<string, unknown>> {
   status: number;
@@ -82,4 +84,17 @@ export async function issueToken(
   const revoke = async (on: string) =>
     (await send(on, 'DELETE', `/auth/tokens/${id}`, { headers: session })).status;
   return { token, id, revoke };
+}
+
+/** Creates a project of a valid folder through `base`; answers its id. */
+export async function createProject(base: string, token: string): Promise<string> {
+  const form = new FormData();
+  form.set('zip', new Blob([writeZip(folderOf(validProject()))]), 'folder.zip');
+  const created = await fetch(`${base}/api/v1/projects/folder`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'x-editor-client': 'process-test' },
+    body: form,
+  });
+  if (created.status !== 201) throw new Error(`create project: ${created.status}`);
+  return ((await created.json()) as { id: string }).id;
 }

@@ -6,12 +6,13 @@ import { writeZip } from '@galley/core';
 import type { v1 } from '@galley/core';
 import { startTestServer } from '../../../server/test/platform/harness.js';
 import type { TestServer } from '../../../server/test/platform/harness.js';
+import type { ServerConfig } from '@galley/server';
 import { folderOf, validProject } from './galley.js';
 
 export type { TestServer };
 
-export async function startServer(): Promise<TestServer> {
-  return startTestServer({ rateLimitPerMinute: 1_000_000 });
+export async function startServer(settings: Partial<ServerConfig> = {}): Promise<TestServer> {
+  return startTestServer({ rateLimitPerMinute: 1_000_000, ...settings });
 }
 
 async function answer<T>(res: Response, expected: number, what: string): Promise<T> {

@@ -5,8 +5,9 @@ const MAX_REMEMBERED = 100_000;
 
 /**
  * Who may see an event: a project's events go to its members, an asset's to its owner. Whether
- * an account can open a project (or was among those an event names) is read once and remembered until the project's members change
- * (its own event says so) or the next heartbeat forgets everything (changes no event tells).
+ * an account can open a project is read once and remembered until the project's members change
+ * or it is deleted (their events say so), or the next heartbeat forgets everything (changes no
+ * event tells). An event that names its audience (`project.deleted`) goes to those it names.
  */
 export class ProjectAudience {
   readonly #store: Store;
@@ -16,9 +17,13 @@ export class ProjectAudience {
     this.#store = store;
   }
 
-  /** Called with every event before it is offered to anyone. */
+  /**
+   * Called with every event before it is offered to anyone. Members changed, or the project
+   * deleted: who may see its events is read anew (after a deletion nobody may, so an event of
+   * it stored later, by a write that finished meanwhile, reaches no former member).
+   */
   noteChange(event: EventRecord): void {
-    if (event.kind !== 'project.members_changed') return;
+    if (event.kind !== 'project.members_changed' && event.kind !== 'project.deleted') return;
     for (const key of this.#members.keys()) {
       if (key.endsWith(` ${event.projectId}`)) this.#members.delete(key);
     }

@@ -78,7 +78,11 @@ export function mcpRoute(app: Express, deps: Deps, version: string): void {
         token,
         editorClient: randomUUID(),
       });
-      const mcp = createGalleyMcp({ client, version });
+      const mcp = createGalleyMcp({
+        client,
+        version,
+        renewMs: deps.config.mcpRenewSeconds * 1000,
+      });
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
         onsessioninitialized: (sessionId) => {

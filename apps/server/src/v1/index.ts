@@ -116,7 +116,6 @@ export function v1Router(deps: ApiDeps, memory: V1Memory = defaultV1Memory): Rou
   webhookRoutes(api, {
     store,
     dispatcher: deps.webhooks,
-    allowPrivate: config.webhooksAllowPrivate,
     base: '/projects/{id}/webhooks',
     params: ProjectParams,
     scopeOf: async (req, params) => {

@@ -74,7 +74,6 @@ export function v2Router(deps: ApiDeps): Router {
   webhookRoutes(api, {
     store: deps.store,
     dispatcher: deps.webhooks,
-    allowPrivate: deps.config.webhooksAllowPrivate,
     base: '/webhooks',
     params: z.object({}),
     scopeOf: (req) =>

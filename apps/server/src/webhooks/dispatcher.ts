@@ -4,7 +4,8 @@ import type { DeliveryRecord, Store } from '@galley/store';
 import ipaddr from 'ipaddr.js';
 import type { Logger } from 'pino';
 import { eventEnvelope } from '../events/streams.js';
-import { allowedAddress, guardedLookup } from './address-guard.js';
+import { allowedAddress, guardedLookup, refusedUrl, systemResolve } from './address-guard.js';
+import type { Resolve } from './address-guard.js';
 import { signedHeaders } from './signing.js';
 
 /**
@@ -27,6 +28,8 @@ export interface DispatcherOptions {
   store: Store;
   logger: Logger;
   allowPrivate: boolean;
+  /** How host names are looked up, at registration and at each connection (node:dns). */
+  resolve?: Resolve;
   retryDelaysMs?: readonly number[];
   timeoutMs?: number;
   pollMs?: number;
@@ -46,6 +49,8 @@ export class WebhookDispatcher {
   readonly #store: Store;
   readonly #logger: Logger;
   readonly #allowPrivate: boolean;
+  readonly #lookup: ReturnType<typeof guardedLookup>;
+  readonly #resolve: Resolve;
   readonly #delays: readonly number[];
   readonly #timeoutMs: number;
   readonly #timer: NodeJS.Timeout;
@@ -58,6 +63,8 @@ export class WebhookDispatcher {
     this.#store = options.store;
     this.#logger = options.logger;
     this.#allowPrivate = options.allowPrivate;
+    this.#resolve = options.resolve ?? systemResolve;
+    this.#lookup = guardedLookup(options.allowPrivate, this.#resolve);
     this.#delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
     this.#timeoutMs = options.timeoutMs ?? TIMEOUT_MS;
     this.#timer = setInterval(() => this.wake(), options.pollMs ?? POLL_MS);
@@ -89,6 +96,11 @@ export class WebhookDispatcher {
         this.#running = false;
       }
     })();
+  }
+
+  /** Why deliveries to `url` would be refused (null: it may be registered); see address-guard.ts. */
+  refusedUrl(url: URL): Promise<string | null> {
+    return refusedUrl(url, this.#allowPrivate, this.#resolve);
   }
 
   async close(): Promise<void> {
@@ -145,7 +157,7 @@ export class WebhookDispatcher {
             'content-type': 'application/json',
             'user-agent': 'Galley-Webhooks',
           },
-          lookup: guardedLookup(this.#allowPrivate),
+          lookup: this.#lookup,
           timeout: this.#timeoutMs,
         },
         (res) => {

@@ -4,7 +4,6 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { problem } from '../http/problem.js';
 import type { ApiRouter } from '../openapi/api-router.js';
-import { refusedUrl } from './address-guard.js';
 import type { WebhookDispatcher } from './dispatcher.js';
 import { newSecret } from './signing.js';
 
@@ -21,8 +20,8 @@ export interface WebhookScope {
 
 export interface WebhookRouteOptions {
   store: Store;
+  /** Sends the deliveries; judges URLs at registration as it judges them at each try. */
   dispatcher: WebhookDispatcher;
-  allowPrivate: boolean;
   /** `/projects/{id}/webhooks` or `/webhooks`. */
   base: string;
   /** The base's own path parameters. */
@@ -98,7 +97,7 @@ export function webhookRoutes(api: ApiRouter, o: WebhookRouteOptions): void {
     async ({ req, res, params, body }) => {
       const scope = await o.scopeOf(req, params);
       const { url, kinds } = await body();
-      const why = await refusedUrl(new URL(url), o.allowPrivate);
+      const why = await o.dispatcher.refusedUrl(new URL(url));
       if (why) {
         throw problem(422, 'webhook_url_refused', `The URL cannot receive webhooks: ${why}.`, {
           errors: { url: [why] },

@@ -12,49 +12,9 @@ import { startProcess, startTestServer } from '../platform/harness.js';
 import type { SecondProcess } from '../platform/harness.js';
 import type { DraftBody, TestServer } from '../v1/helpers.js';
 import { caller, createProject } from '../v1/helpers.js';
+import { openEvents } from './event-reader.js';
 
-/** Long enough for an event that is coming, on a slow host. */
-const WAIT_MS = 5_000;
 const lockBody = { kind: 'agent', label: 'Events test' };
-
-/** A reader of one connection to an event stream: the next item, or null once it ended. */
-function reader(items: AsyncGenerator<StreamItem>, stop: AbortController) {
-  return {
-    async next(): Promise<StreamItem | null> {
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('no event came')), WAIT_MS);
-      });
-      try {
-        const read = await Promise.race([items.next(), late]);
-        return read.done ? null : read.value;
-      } finally {
-        clearTimeout(timer);
-      }
-    },
-    /** Items until one of `kind` (included). */
-    async until(kind: string): Promise<StreamItem[]> {
-      const seen: StreamItem[] = [];
-      for (;;) {
-        const item = await this.next();
-        if (!item) throw new Error(`the stream ended before ${kind}`);
-        seen.push(item);
-        if (item.kind === kind) return seen;
-      }
-    },
-    close: () => stop.abort(),
-  };
-}
-
-function v1Events(
-  url: string,
-  token: string,
-  query: { lastEventId?: string; project?: string } = {},
-) {
-  const stop = new AbortController();
-  const client = createClient({ baseUrl: url, token });
-  return reader(client.v1.events({ ...query, signal: stop.signal }), stop);
-}
 
 describeStores('event streams', (t) => {
   let s: TestServer;
@@ -80,10 +40,10 @@ describeStores('event streams', (t) => {
     const { id, pageIds } = await createProject(s, s.token);
     const index = pageIds['index.html']!;
     const ada = caller(s, s.token, 'agent-1');
-    const view = v1Events(s.url, s.token, { project: id });
+    const view = openEvents(s.url, s.token, { project: id });
     // The stream is open once its headers came: the first read starts it.
     const first = view.next();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await view.opened;
     expect((await ada('PUT', `/projects/${id}/lock`, { json: lockBody })).status).toBe(200);
     const draft = await ada<DraftBody>('GET', `/pages/${index}/draft`);
     const op = await ada('POST', `/pages/${index}/operations`, {
@@ -121,16 +81,16 @@ describeStores('event streams', (t) => {
   it('resumes after a dropped connection from Last-Event-ID, with what came meanwhile', async () => {
     const { id } = await createProject(s, s.token);
     const ada = caller(s, s.token, 'agent-2');
-    const view = v1Events(s.url, s.token, { project: id });
+    const view = openEvents(s.url, s.token, { project: id });
     const first = view.next();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await view.opened;
     await ada('PUT', `/projects/${id}/lock`, { json: lockBody });
     const taken = (await first) as { id: string; kind: string };
     expect(taken.kind).toBe('lock.taken');
     view.close(); // dropped
     await ada('DELETE', `/projects/${id}/lock`);
     await ada('PUT', `/projects/${id}/lock`, { json: lockBody });
-    const resumed = v1Events(s.url, s.token, { project: id, lastEventId: taken.id });
+    const resumed = openEvents(s.url, s.token, { project: id, lastEventId: taken.id });
     expect((await resumed.next())?.kind).toBe('lock.released');
     expect((await resumed.next())?.kind).toBe('lock.taken');
     resumed.close();
@@ -155,7 +115,7 @@ describeStores('event streams', (t) => {
     await t.store.events.prune(new Date(t.clock.now().getTime() + 1)); // every event so far
     await ada('PUT', `/projects/${id}/lock`, { json: lockBody });
     const { oldest } = await stored(before.newest + 1);
-    const again = v1Events(s.url, s.token, { lastEventId: String(oldest - 2) });
+    const again = openEvents(s.url, s.token, { lastEventId: String(oldest - 2) });
     expect(await again.next()).toEqual({ kind: 'resync', oldest_id: String(oldest) });
     expect(await again.next()).toMatchObject({ id: String(oldest), kind: 'lock.taken' });
     again.close();
@@ -164,9 +124,9 @@ describeStores('event streams', (t) => {
   it('never sends an event of a project the caller cannot open, until it is a member', async () => {
     const { id } = await createProject(s, s.token);
     const ada = caller(s, s.token, 'agent-4');
-    const bobs = v1Events(s.url, bob.token);
+    const bobs = openEvents(s.url, bob.token);
     const first = bobs.next();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await bobs.opened;
     await ada('PUT', `/projects/${id}/lock`, { json: lockBody }); // not Bob's business
     await ada('DELETE', `/projects/${id}/lock`);
     const put = await ada('PUT', `/projects/${id}/members`, {
@@ -178,10 +138,11 @@ describeStores('event streams', (t) => {
       kind: 'project.members_changed',
       data: { project_id: id },
     });
-    expect(await bobs.next()).toMatchObject({ kind: 'lock.taken', data: { project_id: id } });
+    // (His own joining may come first: a request's event is stored after its answer.)
+    expect((await bobs.until('lock.taken')).at(-1)).toMatchObject({ data: { project_id: id } });
     bobs.close();
     // Nor in a replay: Bob's resumption from the start shows only what he could open.
-    const replay = v1Events(s.url, bob.token, { lastEventId: '0' });
+    const replay = openEvents(s.url, bob.token, { lastEventId: '0' });
     const all: StreamItem[] = [];
     for (let item = await replay.next(); item; item = await replay.next().catch(() => null)) {
       all.push(item);
@@ -193,29 +154,68 @@ describeStores('event streams', (t) => {
     replay.close();
   });
 
+  it('tells former members that a project was deleted, and nothing of it afterwards', async () => {
+    const { id, pageIds } = await createProject(s, s.token);
+    const ada = caller(s, s.token, 'agent-6');
+    const bobAsViewer = { json: { email: 'bob-events@example.org', role: 'viewer' } };
+    expect((await ada('PUT', `/projects/${id}/members`, bobAsViewer)).status).toBe(200);
+    const bobs = openEvents(s.url, bob.token);
+    await bobs.opened;
+    // Bob's stream has seen the project's events: it knows him as a member.
+    await ada('PUT', `/projects/${id}/lock`, { json: lockBody });
+    // (His own joining may come first: a request's event is stored after its answer.)
+    expect((await bobs.until('lock.taken')).at(-1)).toMatchObject({ data: { project_id: id } });
+    await ada('DELETE', `/projects/${id}/lock`);
+    const released = (await bobs.next()) as { id: string; kind: string };
+    expect(released.kind).toBe('lock.released');
+
+    expect((await ada('DELETE', `/projects/${id}`)).status).toBe(204);
+    const deleted = (await bobs.next()) as { id: string };
+    expect(deleted).toEqual({
+      id: String(Number(released.id) + 1),
+      kind: 'project.deleted',
+      at: expect.any(String) as string,
+      data: { project_id: id },
+    });
+    // A write that another process finished meanwhile, its event stored after the deletion:
+    await otherStore.events.append({
+      kind: 'draft.changed',
+      projectId: id,
+      accountNumber: null,
+      data: { project_id: id, page_id: pageIds['index.html'], action: 'operation' },
+    });
+    // … reaches no former member: the next event Bob gets is of a project he is in now.
+    const { id: next } = await createProject(s, s.token);
+    expect((await ada('PUT', `/projects/${next}/members`, bobAsViewer)).status).toBe(200);
+    const after = await bobs.next();
+    expect(after).toMatchObject({ kind: 'project.members_changed', data: { project_id: next } });
+    bobs.close();
+
+    // Resuming from before the deletion: it is told again, the late event is not.
+    const resumed = openEvents(s.url, bob.token, { lastEventId: released.id });
+    expect(await resumed.next()).toMatchObject({ id: deleted.id, kind: 'project.deleted' });
+    expect(await resumed.next()).toEqual(after);
+    resumed.close();
+  });
+
   it('sends events another process stored', async () => {
     const { id } = await createProject(s, s.token);
     const onOther = caller({ ...s, url: other.url }, s.token, 'agent-5');
-    const view = v1Events(s.url, s.token, { project: id });
+    const view = openEvents(s.url, s.token, { project: id });
     const first = view.next();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await view.opened;
     expect((await onOther('PUT', `/projects/${id}/lock`, { json: lockBody })).status).toBe(200);
     expect(await first).toMatchObject({ kind: 'lock.taken', data: { project_id: id } });
     view.close();
   });
 
   it('sends an account’s asset events on /api/v2/events, and nobody else’s', async () => {
-    const stop = new AbortController();
     const client = createClient({ baseUrl: s.url, token: s.token });
-    const mine = reader(client.v2.events({ signal: stop.signal }), stop);
-    const bobStop = new AbortController();
-    const bobs = reader(
-      createClient({ baseUrl: s.url, token: bob.token }).v2.events({ signal: bobStop.signal }),
-      bobStop,
-    );
+    const mine = openEvents(s.url, s.token, { api: 'v2' });
+    const bobs = openEvents(s.url, bob.token, { api: 'v2' });
     const first = mine.next();
     const bobFirst = bobs.next().catch(() => null);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await Promise.all([mine.opened, bobs.opened]);
     const created = await client.v2.createAsset({
       request_key: randomUUID(),
       kind: 'data',

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { allowedAddress } from '../../src/webhooks/address-guard.js';
+import type { Resolve } from '../../src/webhooks/address-guard.js';
 import { startTestServer } from '../platform/harness.js';
 import type { TestServer } from '../v1/helpers.js';
 import { caller, createProject } from '../v1/helpers.js';
@@ -21,6 +22,7 @@ interface Received {
 async function receiver(plan: Array<number | 'hang'>) {
   const received: Received[] = [];
   const waiting: Array<() => void> = [];
+  let connections = 0;
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
@@ -32,11 +34,15 @@ async function receiver(plan: Array<number | 'hang'>) {
       res.writeHead(step, { 'content-type': 'text/plain' }).end(step === 200 ? 'thanks' : 'broken');
     });
   });
+  server.on('connection', () => connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${port}/hook`,
+    port,
     received,
+    /** Connections made to it, answered or not. */
+    connections: () => connections,
     /** Waits until `count` requests came, calling `tick` meanwhile (to move the clock). */
     async until(count: number, tick = () => undefined as void): Promise<Received[]> {
       const deadline = Date.now() + 10_000;
@@ -67,6 +73,21 @@ interface Delivery {
   last_response: string | null;
 }
 
+/** A project of `s` with a webhook to `url` for `kinds`, registered by its owner. */
+async function registered(s: TestServer, url: string, kinds = ['lock.taken']) {
+  const { id } = await createProject(s, s.token);
+  const ada = caller(s, s.token, 'hooks');
+  const made = await ada<{ id: string; secret: string }>('POST', `/projects/${id}/webhooks`, {
+    json: { url, kinds },
+  });
+  expect(made.status).toBe(201);
+  return { project: id, ada, hook: made.body };
+}
+
+const deliveries = async (ada: ReturnType<typeof caller>, project: string, hook: string) =>
+  (await ada<{ deliveries: Delivery[] }>('GET', `/projects/${project}/webhooks/${hook}/deliveries`))
+    .body.deliveries;
+
 describe('webhooks', () => {
   let s: TestServer;
   beforeAll(async () => {
@@ -79,27 +100,9 @@ describe('webhooks', () => {
   });
   afterAll(() => s?.close());
 
-  async function registered(url: string, kinds = ['lock.taken']) {
-    const { id } = await createProject(s, s.token);
-    const ada = caller(s, s.token, 'hooks');
-    const made = await ada<{ id: string; secret: string }>('POST', `/projects/${id}/webhooks`, {
-      json: { url, kinds },
-    });
-    expect(made.status).toBe(201);
-    return { project: id, ada, hook: made.body };
-  }
-
-  const deliveries = async (ada: ReturnType<typeof caller>, project: string, hook: string) =>
-    (
-      await ada<{ deliveries: Delivery[] }>(
-        'GET',
-        `/projects/${project}/webhooks/${hook}/deliveries`,
-      )
-    ).body.deliveries;
-
   it('signs a delivery as Standard Webhooks says (checked by the standardwebhooks package)', async () => {
     const r = await receiver([200]);
-    const { project, ada, hook } = await registered(r.url);
+    const { project, ada, hook } = await registered(s, r.url);
     expect(hook.secret).toMatch(/^whsec_/);
     await ada('PUT', `/projects/${project}/lock`, { json: { kind: 'agent', label: 'Hooked' } });
     const [got] = await r.until(1);
@@ -125,7 +128,7 @@ describe('webhooks', () => {
 
   it('tries again after a 500 and after a timeout, then gives up; a replay sends it again', async () => {
     const r = await receiver([500, 'hang', 500]);
-    const { project, ada, hook } = await registered(r.url);
+    const { project, ada, hook } = await registered(s, r.url);
     await ada('PUT', `/projects/${project}/lock`, { json: { kind: 'agent', label: 'Hooked' } });
     // The pauses between tries are counted on the service's clock: it moves a second a step.
     const tries = await r.until(3, () => s.clock.advance(1000));
@@ -248,5 +251,51 @@ describe('webhook URLs', () => {
     expect(refused.status).toBe(403);
     const { id: other } = await createProject(s, bob.token);
     expect((await ada('GET', `/projects/${other}/webhooks`)).status).toBe(404);
+  });
+});
+
+describe('a webhook name that resolves elsewhere at delivery (DNS rebinding)', () => {
+  let s: TestServer;
+  /** What the name server answers now, name by name. */
+  const answers = new Map<string, string>();
+  const asked: string[] = [];
+  const resolve: Resolve = (hostname) => {
+    asked.push(hostname);
+    const address = answers.get(hostname);
+    if (!address) return Promise.reject(Object.assign(new Error(hostname), { code: 'ENOTFOUND' }));
+    return Promise.resolve([{ address, family: address.includes(':') ? 6 : 4 }]);
+  };
+  beforeAll(async () => {
+    // Private addresses are not allowed here: the setting tests use elsewhere is off.
+    s = await startTestServer(
+      { rateLimitPerMinute: 1_000_000, webhookRetrySeconds: [0.2], webhookTimeoutSeconds: 0.5 },
+      { resolve },
+    );
+  });
+  afterAll(() => s?.close());
+
+  it('refuses at connect a name that resolved to a public address when registered, now loopback', async () => {
+    const r = await receiver([200]);
+    const name = 'hooks.rebinding.test';
+    answers.set(name, '93.184.216.34'); // public: the registration is accepted
+    const { project, ada, hook } = await registered(s, `http://${name}:${r.port}/hook`);
+    expect(asked).toEqual([name]);
+    answers.set(name, '127.0.0.1'); // the name now leads to the receiver on loopback
+    await ada('PUT', `/projects/${project}/lock`, { json: { kind: 'agent', label: 'Hooked' } });
+    let list: Delivery[] = [];
+    for (let i = 0; i < 100 && list[0]?.status !== 'failed'; i++) {
+      s.clock.advance(1000); // past the pause before the second try
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      list = await deliveries(ada, project, hook.id);
+    }
+    // Both tries looked the name up again, were refused, and never connected.
+    expect(list[0]).toMatchObject({ status: 'failed', attempts: 2, last_status: null });
+    expect(list[0]!.last_response).toBe(
+      `${name} resolves to 127.0.0.1, which webhooks may not reach`,
+    );
+    expect(asked.filter((host) => host === name)).toHaveLength(3);
+    expect(r.connections()).toBe(0);
+    expect(r.received).toEqual([]);
+    await r.close();
   });
 });

@@ -44,6 +44,8 @@ describe('settings', () => {
       ['GALLEY_S3_PATH_STYLE', 'yes'],
       ['GALLEY_PREVIEW_SECRET', 'short'],
       ['GALLEY_EVENT_STREAMS_PER_ACCOUNT', '0'],
+      ['GALLEY_MCP_RENEW_SECONDS', '0'],
+      ['GALLEY_MCP_RENEW_SECONDS', '60'],
       ['GALLEY_LOG_LEVEL', 'loud'],
     ] as const) {
       let refused: unknown;

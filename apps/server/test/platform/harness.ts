@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { TestClock } from '@galley/store';
 import type { Account, Store } from '@galley/store';
 import { loadConfig, startServer } from '@galley/server';
-import type { RunningServer, ServerConfig } from '@galley/server';
+import type { Resolve, RunningServer, ServerConfig } from '@galley/server';
 import type { Logger } from 'pino';
 import { openTestStore } from '../../../../packages/store/test/stores.js';
 
@@ -36,16 +36,17 @@ export interface TestServer {
  * Starts a server on a new store (SQLite in a temporary folder, or the multi-host shape), or on
  * `opened` (for example a
  * `describeStores` target's store, to run HTTP tests on PostgreSQL too; it is not closed here),
- * logging to `logger` when one is given (else nothing is logged).
+ * logging to `logger` when one is given (else nothing is logged). `opened.resolve` answers the
+ * server's look-ups of host names instead of the system's resolver.
  */
 export async function startTestServer(
   overrides: Partial<ServerConfig> = {},
-  opened?: { store: Store; clock: TestClock },
+  opened?: { store?: Store; clock?: TestClock; resolve?: Resolve },
   logger?: Logger,
 ): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'galley-server-'));
   const clock = opened?.clock ?? new TestClock();
-  const own = opened ? undefined : await openTestStore(dataDir, clock);
+  const own = opened?.store ? undefined : await openTestStore(dataDir, clock);
   const store = opened?.store ?? own!.store;
   const config = loadConfig({}, { dataDir, logLevel: 'silent', ...overrides });
   const server = await startServer({
@@ -53,6 +54,7 @@ export async function startTestServer(
     clock,
     config,
     ...(logger ? { logger } : {}),
+    ...(opened?.resolve ? { resolve: opened.resolve } : {}),
     host: '127.0.0.1',
     port: 0,
     baseUrlFromListen: true,
