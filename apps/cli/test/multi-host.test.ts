@@ -4,7 +4,7 @@
 // killed mid-upload leaves nothing half-written and loses nothing it acknowledged.
 import { createHash, randomUUID } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
@@ -255,7 +255,7 @@ describe.skipIf(!!skip)('the service on two hosts', () => {
     expect(asset.status).toBe(201);
     const keysBefore = (await bucket.keys()).filter((key) => !key.includes('/tmp/'));
 
-    // 64 MiB sent in 1 MiB chunks; A is killed once 24 MiB are in (parts already in the bucket).
+    // 64 MiB sent in 1 MiB chunks; A is killed once 24 MiB are in (staged on A's disk).
     let sent = 0;
     let killed: Promise<unknown> | undefined;
     const body = new ReadableStream<Uint8Array>({
@@ -278,6 +278,8 @@ describe.skipIf(!!skip)('the service on two hosts', () => {
     expect(cut).toBeInstanceOf(Error); // no answer: the process died mid-body
     expect(killed).toBeDefined();
 
+    // A's staged file had no name (it lived through its open handle): nothing is left of it.
+    expect(await readdir(join(folders[0]!, 'bytes', 'staging'))).toEqual([]);
     // Nothing new under a content name, and every content name holds the bytes it names.
     const after = (await bucket.keys()).filter((key) => !key.includes('/tmp/'));
     expect(after).toEqual(keysBefore);

@@ -25,7 +25,7 @@ export type StoreOptions = (
   | {
       kind: 'postgres';
       url: string;
-      /** The byte folder, unless `objectBytes` puts the bytes in a bucket. */
+      /** The byte folder, unless `objectBytes` puts the bytes in a bucket (then: their staging). */
       bytesDir: string;
       clock?: Clock;
       maxConnections?: number;
@@ -88,12 +88,15 @@ type ManagedBytes = ByteStore & {
   close?(): void;
 };
 
-/** The bytes `options` name: a folder (`dir`, unless the bytes are in a bucket) or a bucket. */
+/**
+ * The bytes `options` name: a folder (`dir`) or a bucket, whose uploads wait in `dir/staging`
+ * until they are whole and hashed.
+ */
 async function bytesOf(options: StoreOptions, dir: string): Promise<ManagedBytes> {
   if (!options.objectBytes) return new DiskByteStore(dir);
   // Loaded only where used: the AWS SDK is large, and most stores keep bytes on disk.
   const { S3ByteStore } = await import('./bytes/s3-byte-store.js');
-  return new S3ByteStore(options.objectBytes);
+  return new S3ByteStore({ ...options.objectBytes, stagingDir: join(dir, 'staging') });
 }
 
 /** Prepares the byte store and migrates `db`; closes `db` if either fails, or after unless `keepOpen`. */

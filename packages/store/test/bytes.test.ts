@@ -146,14 +146,19 @@ describeByteStore('DiskByteStore', null, async () => {
 
 describeByteStore('S3ByteStore', s3SkipReason, async () => {
   const bucket = await freshBucket();
-  const bytes = new S3ByteStore(bucket.options);
+  const stagingDir = await mkdtemp(join(tmpdir(), 'galley-staging-'));
+  const bytes = new S3ByteStore({ ...bucket.options, stagingDir });
   await bytes.init();
   return {
     bytes,
-    temporaries: async () => (await bytes.temporaries()).map((t) => t.key),
+    temporaries: async () => [
+      ...(await bytes.temporaries()).map((t) => t.key),
+      ...(await readdir(stagingDir)),
+    ],
     close: async () => {
       bytes.close();
       await bucket.remove();
+      await rm(stagingDir, { recursive: true, force: true });
     },
   };
 });

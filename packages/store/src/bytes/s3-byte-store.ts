@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import {
-  CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
@@ -14,17 +15,34 @@ import { Upload } from '@aws-sdk/lib-storage';
 import type { ByteRange, ByteSource, ByteStore, PutResult } from './byte-store.js';
 import { isSha256Hex } from './byte-store.js';
 import type { ObjectBytesOptions } from './object-bytes-options.js';
+import type { Staged } from './staging.js';
+import { StagingFolder } from './staging.js';
 
 const MiB = 1024 * 1024;
 /**
- * Uploads are sent in parts of this size, four at a time (lib-storage's default queue): at most
- * 32 MiB of one upload is held in memory. Content that fits in one part is hashed before it is
- * sent, and goes straight under its name; larger content goes through a temporary key.
+ * Content that fits in one part is held in memory and sent from there; larger content is staged
+ * on local disk while it is hashed (staging.ts), then sent under its hash. Multipart uploads send
+ * parts of this size, four at a time (lib-storage's default queue): 32 MiB in memory at most.
  */
 const PART_BYTES = 8 * MiB;
 const PARTS_AT_ONCE = 4;
+/**
+ * Staged content up to this size goes in one PUT, larger content as a multipart upload: AWS
+ * advises multipart from about 100 MB, where parallel parts beat one connection.
+ */
+const MULTIPART_ABOVE = 100 * MiB;
+/** Attempts at one PUT from a staged file before the upload fails. */
+const PUT_ATTEMPTS = 3;
 /** How long a temporary object must have been left to count as abandoned (as on disk). */
 const ABANDONED_AFTER_MS = 60 * 60 * 1000;
+
+/** Where the store keeps its bytes, and where uploads wait to be sent. */
+export interface S3ByteStoreOptions extends ObjectBytesOptions {
+  /** The local folder for staged uploads; the system's temporary folder by default. */
+  stagingDir?: string;
+  /** Staged content larger than this goes as a multipart upload; 100 MiB by default. */
+  multipartAbove?: number;
+}
 
 /** The object store failed or could not be reached: requests answer 503 (errors.ts). */
 export class ObjectStorageError extends Error {
@@ -46,20 +64,25 @@ export class ObjectStorageError extends Error {
 }
 
 /**
- * Bytes in an S3-compatible bucket under `<prefix><sha256>`. An object appears under its hash
- * only whole: content of one part is hashed first and sent in one PUT (atomic in S3); larger
- * content streams as a multipart upload to `<prefix>tmp/<random>` while it is hashed, and is
- * copied under its hash once complete. Nothing is ever written to a hash name before its bytes
- * are known to have that hash.
+ * Bytes in an S3-compatible bucket under `<prefix><sha256>`. An upload is hashed as it arrives
+ * (in memory up to one part, else staged in a local file) and only then sent, straight under its
+ * hash, in one PUT of a known length or as a multipart upload: both are atomic in S3, so no
+ * object ever appears under a hash name before it is whole, and nothing is sent for an upload
+ * whose source fails or passes the limit. (Releases before staging sent large content to
+ * `<prefix>tmp/<random>` and copied it; `init` still removes what those left.)
  */
 export class S3ByteStore implements ByteStore {
   readonly bucket: string;
   readonly prefix: string;
   readonly #client: S3Client;
+  readonly #staging: StagingFolder;
+  readonly #multipartAbove: number;
 
-  constructor(options: ObjectBytesOptions) {
+  constructor(options: S3ByteStoreOptions) {
     this.bucket = options.bucket;
     this.prefix = options.prefix;
+    this.#staging = new StagingFolder(options.stagingDir ?? join(tmpdir(), 'galley-staging'));
+    this.#multipartAbove = options.multipartAbove ?? MULTIPART_ABOVE;
     this.#client = new S3Client({
       // Only what S3 requires: other S3-compatible servers refuse or mangle the SDK's default
       // extra checksums (aws-chunked bodies). Content is checked by its SHA-256 on the way in.
@@ -67,7 +90,8 @@ export class S3ByteStore implements ByteStore {
       responseChecksumValidation: 'WHEN_REQUIRED',
       requestHandler: {
         connectionTimeout: 10_000,
-        // Until the answer's head arrives: parts are in memory, so this never waits on a client.
+        // Until the answer's head arrives: bodies come from memory or a staged file, never from a
+        // client, so this never waits on one.
         requestTimeout: 30_000,
         throwOnRequestTimeout: true,
         // Downloads to slow clients hold a connection each; the default 50 would queue them.
@@ -87,8 +111,12 @@ export class S3ByteStore implements ByteStore {
     return `${this.prefix}tmp/`;
   }
 
-  /** Removes the temporary objects that uploads cut off by a crash left (an hour old). */
+  /**
+   * Prepares the staging folder (removing what a crash left there) and removes the temporary
+   * objects earlier releases' uploads cut off by a crash left (an hour old).
+   */
   async init(): Promise<void> {
+    await this.#staging.init();
     const cutoff = Date.now() - ABANDONED_AFTER_MS;
     for (const key of await this.temporaries()) {
       if (key.modified < cutoff) await this.#deleteKey(key.key);
@@ -102,7 +130,7 @@ export class S3ByteStore implements ByteStore {
     );
   }
 
-  /** The temporary objects of uploads in progress or cut off, with when they were written. */
+  /** Earlier releases' temporary objects (uploads cut off), with when they were written. */
   async temporaries(): Promise<Array<{ key: string; modified: number }>> {
     const found: Array<{ key: string; modified: number }> = [];
     let token: string | undefined;
@@ -131,14 +159,14 @@ export class S3ByteStore implements ByteStore {
   async put(source: ByteSource, options: { maxBytes?: number } = {}): Promise<PutResult> {
     const limit = options.maxBytes ?? Number.POSITIVE_INFINITY;
     const hash = createHash('sha256');
-    const chunks = toAsyncIterator(source);
+    const rest = toAsyncIterator(source);
     const first: Uint8Array[] = [];
     let size = 0;
     let ended = false;
     try {
-      // The first part in memory: content that ends within it needs no temporary object.
+      // The first part in memory: content that ends within it is sent from there.
       while (size <= PART_BYTES) {
-        const next = await chunks.next();
+        const next = await rest.next();
         if (next.done) {
           ended = true;
           break;
@@ -149,96 +177,71 @@ export class S3ByteStore implements ByteStore {
         first.push(next.value);
       }
     } finally {
-      if (!ended && size > limit) await chunks.return?.();
+      if (!ended && size > limit) await rest.return?.();
     }
     if (ended) {
       const sha256 = hash.digest('hex');
       if (await this.has(sha256)) return { ok: true, sha256, size, created: false };
       await this.#guard('store an object', (c) =>
-        c.send(
-          new PutObjectCommand({
-            Bucket: this.bucket,
-            Key: this.keyOf(sha256),
-            Body: Buffer.concat(first),
-            ContentLength: size,
-            ContentType: 'application/octet-stream',
-          }),
-        ),
+        c.send(this.#putCommand(sha256, Buffer.concat(first), size)),
       );
       return { ok: true, sha256, size, created: true };
     }
-    return this.#putLarge({ first, size, chunks, hash, limit });
+    const staged = await this.#staging.stage({ first, size, rest, hash, limit });
+    if (staged === 'too_large') return { ok: false, code: 'too_large', limit };
+    try {
+      const { sha256 } = staged;
+      if (await this.has(sha256)) return { ok: true, sha256, size: staged.size, created: false };
+      await this.#send(staged);
+      return { ok: true, sha256, size: staged.size, created: true };
+    } finally {
+      await staged.discard();
+    }
   }
 
-  /** Streams the rest through a multipart upload to a temporary key, then names it. */
-  async #putLarge(started: {
-    first: Uint8Array[];
-    size: number;
-    chunks: AsyncIterator<Uint8Array>;
-    hash: ReturnType<typeof createHash>;
-    limit: number;
-  }): Promise<PutResult> {
-    const { first, chunks, hash, limit } = started;
-    let size = started.size;
-    // Why the upload stopped, when the source stopped it (its error may not be what the upload
-    // answers: aborting the multipart upload can fail too).
-    let stoppedBy: { error: unknown } | 'too_large' | undefined;
-    const counted = async function* () {
-      yield* first;
-      for (;;) {
-        let next;
-        try {
-          next = await chunks.next();
-        } catch (error) {
-          stoppedBy = { error };
-          throw error;
+  /**
+   * Sends staged bytes under their hash: in one PUT of a known length (retried from the file, as
+   * the SDK does not retry a streamed body), or, above `multipartAbove`, as a multipart upload
+   * (8 MiB parts, four at a time). Either is atomic in S3: the object appears whole or not at all.
+   */
+  async #send(staged: Staged): Promise<void> {
+    if (staged.size > this.#multipartAbove) {
+      const upload = new Upload({
+        client: this.#client,
+        params: {
+          Bucket: this.bucket,
+          Key: this.keyOf(staged.sha256),
+          Body: staged.stream(),
+          ContentLength: staged.size,
+          ContentType: 'application/octet-stream',
+        },
+        partSize: PART_BYTES,
+        queueSize: PARTS_AT_ONCE,
+      });
+      // lib-storage aborts the multipart upload on failure: its parts go, no object was made.
+      await this.#guard('upload an object', () => upload.done());
+      return;
+    }
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.#client.send(this.#putCommand(staged.sha256, staged.stream(), staged.size));
+        return;
+      } catch (error) {
+        if (attempt === PUT_ATTEMPTS || !isRetryable(error)) {
+          throw new ObjectStorageError('store an object', error);
         }
-        if (next.done) return;
-        size += next.value.byteLength;
-        if (size > limit) {
-          stoppedBy = 'too_large';
-          await chunks.return?.();
-          throw new Error('over the limit');
-        }
-        hash.update(next.value);
-        yield next.value;
       }
-    };
-    const tmpKey = `${this.#tmpPrefix}${randomBytes(12).toString('hex')}`;
-    const body = Readable.from(counted(), { objectMode: false });
-    const upload = new Upload({
-      client: this.#client,
-      params: { Bucket: this.bucket, Key: tmpKey, Body: body },
-      partSize: PART_BYTES,
-      queueSize: PARTS_AT_ONCE,
+    }
+  }
+
+  #putCommand(sha256: string, body: Buffer | Readable, size: number): PutObjectCommand {
+    return new PutObjectCommand({
+      Bucket: this.bucket,
+      Key: this.keyOf(sha256),
+      Body: body,
+      ContentLength: size,
+      ContentType: 'application/octet-stream',
     });
-    try {
-      await upload.done();
-    } catch (error) {
-      body.destroy();
-      // lib-storage aborts the multipart upload: its parts go, and no object was made.
-      if (stoppedBy === 'too_large') return { ok: false, code: 'too_large', limit };
-      if (stoppedBy) throw stoppedBy.error;
-      throw new ObjectStorageError('upload', error);
-    }
-    try {
-      const sha256 = hash.digest('hex');
-      if (await this.has(sha256)) return { ok: true, sha256, size, created: false };
-      await this.#guard('name an uploaded object', (c) =>
-        c.send(
-          new CopyObjectCommand({
-            Bucket: this.bucket,
-            Key: this.keyOf(sha256),
-            CopySource: `${this.bucket}/${encodeURIComponent(tmpKey).replace(/%2F/g, '/')}`,
-            ContentType: 'application/octet-stream',
-            MetadataDirective: 'REPLACE',
-          }),
-        ),
-      );
-      return { ok: true, sha256, size, created: true };
-    } finally {
-      await this.#deleteKey(tmpKey);
-    }
   }
 
   async has(sha256: string): Promise<boolean> {
@@ -297,6 +300,12 @@ export class S3ByteStore implements ByteStore {
       throw new ObjectStorageError(action, error);
     }
   }
+}
+
+/** A failure another attempt may get past: no answer, a timeout, throttling or a server error. */
+function isRetryable(error: unknown): boolean {
+  const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  return status === undefined || status === 408 || status === 429 || status >= 500;
 }
 
 function isNotFound(error: unknown): boolean {
