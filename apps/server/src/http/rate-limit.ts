@@ -11,6 +11,7 @@ import {
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Store } from '@galley/store';
 import { maybeAuth } from '../auth/context.js';
+import { CoalescedCounter } from './coalesced-counter.js';
 import type { ServiceMetrics } from '../metrics/metrics.js';
 import { problem } from './problem.js';
 
@@ -23,31 +24,49 @@ const CLUSTER_TIMEOUT_MS = 5_000;
 /**
  * The counters of the whole service, wherever its processes run:
  * - PostgreSQL: the `rate_limits` table (migration 009), shared by every process on every host;
+ *   a process counts its concurrent requests for one key in one write (coalesced-counter.ts), and
  *   a key past its budget is then refused from memory until its window ends, so a flood of
  *   refused requests costs the database nothing.
  * - SQLite, several worker processes: the cluster's primary counts for all of them (over IPC),
  *   which keeps a write per request away from the database's one write lock.
  * - SQLite, one process: its memory.
  */
-function counterFor(store: Store, points: number): RateLimiterAbstract {
+function counterFor(store: Store, points: number): Pick<RateLimiterAbstract, 'consume'> {
   const options = { points, duration: WINDOW_SECONDS, keyPrefix: KEY_PREFIX };
   if (store.kind === 'postgres') {
-    return new RateLimiterPostgres({
-      ...options,
-      storeClient: queryClient(store),
-      storeType: 'pool',
-      tableName: 'rate_limits',
-      tableCreated: true,
-      inMemoryBlockOnConsumed: points,
-    });
+    return postgresCounter(queryClient(store), points);
   }
   if (cluster.isWorker)
     return new RateLimiterCluster({ ...options, timeoutMs: CLUSTER_TIMEOUT_MS });
   return new RateLimiterMemory(options);
 }
 
+/** node-postgres's `query`, as RateLimiterPostgres calls it. */
+export interface QueryClient {
+  query(query: {
+    text: string;
+    values?: unknown[];
+  }): Promise<{ rows: unknown[]; rowCount: number | null }>;
+}
+
+/** The service's counters in the `rate_limits` table that `client` reaches, `points` a minute. */
+export function postgresCounter(client: QueryClient, points: number): CoalescedCounter {
+  return new CoalescedCounter(
+    new RateLimiterPostgres({
+      points,
+      duration: WINDOW_SECONDS,
+      keyPrefix: KEY_PREFIX,
+      storeClient: client,
+      storeType: 'pool',
+      tableName: 'rate_limits',
+      tableCreated: true,
+      inMemoryBlockOnConsumed: points,
+    }),
+  );
+}
+
 /** node-postgres's `query({text, values})`, as RateLimiterPostgres calls it, on the store's pool. */
-function queryClient(store: Store) {
+function queryClient(store: Store): QueryClient {
   return {
     query: async (query: { text: string; values?: unknown[] }) => {
       const { rows } = await store.db.executeQuery(CompiledQuery.raw(query.text, query.values));
