@@ -287,6 +287,42 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
     SLOW_MS,
   );
 
+  it(
+    'keeps an undo pressed while the removal it undoes is still on its way to the server',
+    async () => {
+      const site = await openSite(t, plainSiteZip());
+      const { page, context, problems } = await t.signedIn();
+      await editing(page, editorOf(site));
+      const preview = previewOf(page);
+      await rowOf(page, 'intro').click();
+      // The removal's request is held until Ctrl+Z has been pressed: the removal is shown at
+      // once, its answer comes after the undo.
+      let release = () => undefined as void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/operations', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.keyboard.press('Delete');
+      await expect.poll(() => preview.locator('#intro').count()).toBe(0);
+      const answers: string[] = [];
+      page.on('response', (r) => answers.push(`${r.status()} ${new URL(r.url()).pathname}`));
+      await page.keyboard.press('Control+z');
+      release();
+      await expect.poll(() => noticeText(page, 'toolbar')).toBe('Undone.');
+      expect(await preview.locator('#intro').count()).toBe(1);
+      // Both reached the server, in order: the removal, then its undo.
+      const pagePath = `/api/v1/pages/${site.index}`;
+      expect(answers.filter((a) => a.includes(pagePath))).toEqual([
+        `200 ${pagePath}/operations`,
+        `200 ${pagePath}/draft/undo`,
+      ]);
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+    SLOW_MS,
+  );
+
   // Last: the server is replaced by another process (another preview key) on the same port.
   it(
     'shows the preview again after the server restarts',

@@ -22,6 +22,9 @@ export class EditorActions {
   /** Runs after every change of the draft (the local checks, the page's draft markers). */
   onChange: () => void = () => undefined;
 
+  /** The change on its way to the server, which an undo or a redo pressed meanwhile waits for. */
+  private pending: Promise<unknown> = Promise.resolve();
+
   constructor(private readonly model: EditorModel) {}
 
   private async operate(
@@ -55,7 +58,9 @@ export class EditorActions {
     }
     model.busy.value = operation.kind;
     const show = this.shower(draft, select);
-    const applied = await draft.apply(operation, show);
+    const answer = draft.apply(operation, show);
+    this.pending = answer;
+    const applied = await answer;
     model.busy.value = null;
     return this.settle(draft, applied, place, show);
   }
@@ -240,10 +245,19 @@ export class EditorActions {
     });
   }
 
+  /**
+   * Undoes or redoes the last change. The change before it is shown at once, so a quick Ctrl+Z can
+   * come while that change is still on its way: it waits for it (in order, if pressed again), as
+   * it aims at no element that could change meanwhile.
+   */
   async step(direction: 'undo' | 'redo'): Promise<boolean> {
     const { model } = this;
+    // Bounded: a change that never settled must not keep this waiting forever.
+    for (let turn = 0; model.busy.peek() && turn < 8; turn++)
+      await this.pending.catch(() => undefined);
+    if (model.busy.peek()) return false;
     const draft = model.draft.peek();
-    if (!draft || model.busy.peek() || !model.editable.peek()) return false;
+    if (!draft || !model.editable.peek()) return false;
     if (direction === 'undo' ? !draft.canUndo : !draft.canRedo) {
       model.say(
         direction === 'undo' ? 'There is nothing to undo.' : 'There is nothing to redo.',
@@ -254,7 +268,9 @@ export class EditorActions {
     }
     model.busy.value = direction;
     const show = this.shower(draft);
-    const moved = await (direction === 'undo' ? draft.undo(show) : draft.redo(show));
+    const answer = direction === 'undo' ? draft.undo(show) : draft.redo(show);
+    this.pending = answer;
+    const moved = await answer;
     model.busy.value = null;
     const done = this.settle(draft, moved, 'toolbar', show);
     if (done) model.say(direction === 'undo' ? 'Undone.' : 'Redone.', 'ok', 'toolbar');
