@@ -249,14 +249,60 @@ async function draftHeap(target: Target, bytes: number, count: number): Promise<
 }
 
 interface Chain {
+  project: string;
   page: string;
   client: string;
   token: string;
   done: number;
 }
 
-/** Each chain's operations (insert a paragraph, remove it), carrying its token; `amount` or `duration`. */
+/** Locks last 60 seconds unless renewed; a run of operations may last longer. */
+const LOCK_RENEW_MS = 20_000;
+
+/**
+ * Each chain's operations (insert a paragraph, remove it), carrying its token; `amount` or
+ * `duration`. Each chain's lock is renewed while they run, and afterwards each chain's draft is
+ * read again: a run cut by its duration never reads the answer in flight at its end, though the
+ * server applied that operation, so the chain's token would be stale and every later operation
+ * of the chain refused (409).
+ */
 async function operate(
+  target: Target,
+  chains: Chain[],
+  limit: { amount?: number; duration?: number },
+) {
+  const renewal = setInterval(() => {
+    for (const chain of chains)
+      lock(target, chain.project, chain.client).catch((error: unknown) => {
+        console.error(`renewing the lock of ${chain.client}: ${String(error)}`);
+      });
+  }, LOCK_RENEW_MS);
+  try {
+    await operateOnce(target, chains, limit);
+  } finally {
+    clearInterval(renewal);
+    await resync(target, chains);
+  }
+}
+
+/** The chain's newest token; an operation whose answer was never read is counted as done. */
+async function resync(target: Target, chains: Chain[]) {
+  await Promise.all(
+    chains.map(async (chain) => {
+      const draft = await api<{ draft_token: string; html: string }>(
+        target,
+        'GET',
+        `/pages/${chain.page}/draft`,
+        { client: chain.client },
+      );
+      chain.token = draft.draft_token;
+      // After an odd number of operations the paragraph is there.
+      if (draft.html.includes('id="op"') !== (chain.done % 2 === 1)) chain.done += 1;
+    }),
+  );
+}
+
+async function operateOnce(
   target: Target,
   chains: Chain[],
   limit: { amount?: number; duration?: number },
@@ -335,7 +381,7 @@ async function longDrafts(target: Target) {
     const draft = await api<{ draft_token: string }>(target, 'GET', `/pages/${pageId}/draft`, {
       client,
     });
-    chains.push({ page: pageId, client, token: draft.draft_token, done: 0 });
+    chains.push({ project, page: pageId, client, token: draft.draft_token, done: 0 });
   }
   const unrelated = await createProject(target, zip);
   console.log('long drafts: fresh');
