@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import type { Plugin } from 'esbuild';
 import { bundleBrowser } from '../../../packages/browser/scripts/bundle.js';
+import { plainFflate } from './fflate-plugin.js';
 
 const cliDir = fileURLToPath(new URL('..', import.meta.url));
 const repo = join(cliDir, '../..');
@@ -85,6 +86,26 @@ const requiredWhereUsed: Plugin = {
   },
 };
 
+/**
+ * commander requires node:child_process at its top for executable subcommands, which `galley`
+ * has none of: there it is loaded when first used (never), not by every start-up.
+ */
+const lazyChildProcess: Plugin = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      /[\\/]commander[\\/]/.test(args.importer)
+        ? { path: args.path, namespace: 'lazy-child-process' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
+      contents:
+        "let m; module.exports = new Proxy({}, { get: (_, key) => (m ??= require('node:child_process'))[key] });",
+      loader: 'js',
+    }));
+  },
+};
+
 /** Writes the package to pack into `dir`: the bundle, the screen's bundles, a package.json. */
 export async function stageCli(dir: string): Promise<Manifest> {
   const cli = await manifestOf('apps/cli');
@@ -103,7 +124,7 @@ export async function stageCli(dir: string): Promise<Manifest> {
     // ES modules first: jsonc-parser's `main` is a UMD build whose require() esbuild cannot follow.
     mainFields: ['module', 'main'],
     external: neverLoaded,
-    plugins: [requiredWhereUsed],
+    plugins: [requiredWhereUsed, lazyChildProcess, plainFflate],
     minify: true,
     legalComments: 'linked',
     logLevel: 'error',

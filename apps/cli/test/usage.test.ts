@@ -195,7 +195,7 @@ describe('a standard output that cannot be written', () => {
   it('a full disk (/dev/full): one line on stderr, exit 1, no stack', async () => {
     const full = openSync('/dev/full', 'w');
     try {
-      for (const args of [['check', dir], ['check', dir, '--json'], ['--help']]) {
+      for (const args of [['check', dir], ['check', dir, '--json'], ['--help'], ['--version']]) {
         const result = await run(args, full);
         expect([args, result.code]).toEqual([args, 1]);
         expect(result.stderr).toBe(

@@ -16,7 +16,7 @@ export function registerCheck(program: Command, io: CliIo): void {
     .option('--json', 'print the report exactly as the API sends it (CheckReport JSON)')
     .action((path: string, opts: { json?: boolean }) =>
       runCommand(io, async () => {
-        const progress = progressOn();
+        const progress = await progressOn();
         let bytes: Uint8Array;
         let report;
         try {

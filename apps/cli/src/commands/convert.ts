@@ -12,7 +12,8 @@ import {
 import type { CliIo } from '../io.js';
 import { exitCodes, runCommand } from '../lib/exit.js';
 import { defaultFetchLimits, fetchResources, type FetchLimits } from '../lib/fetch-resources.js';
-import { outputTarget, writeFileAtomically, zipFolder } from '../lib/files.js';
+import { outputTarget, writeFileAtomically } from '../lib/files.js';
+import { zipFolder } from '../lib/zip-folder.js';
 import { secondsOption, wholeNumberOption } from '../lib/number-option.js';
 import { paintFor } from '../lib/paint.js';
 import { progressOn, type Progress } from '../lib/progress.js';
@@ -75,7 +76,7 @@ export function registerConvert(program: Command, io: CliIo): void {
       runCommand(io, async () => {
         const target = await outputTarget(opts.output);
         const paint = paintFor(process.stdout, io.env);
-        const progress = progressOn();
+        const progress = await progressOn();
         try {
           const input = await readInput(path, { progress });
           const options: ConvertSiteOptions = {

@@ -40,7 +40,7 @@ export function registerPull(program: Command, io: CliIo): void {
           opts.version === undefined
             ? `project ${project}`
             : `confirmed version ${opts.version} of ${project}`;
-        const progress = progressOn();
+        const progress = await progressOn();
         progress.phase(`downloading ${what}`);
         const zip = await request(remote, what, () =>
           remote.client.v1.downloadFolder(project, opts.version),

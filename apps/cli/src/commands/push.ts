@@ -40,7 +40,7 @@ export function registerPush(program: Command, io: CliIo): void {
         const project = projectIdOf(id);
         const remote = connect(opts, io.env);
         const paint = paintFor(process.stdout, io.env);
-        const progress = progressOn();
+        const progress = await progressOn();
         let answer;
         try {
           const input = await readInput(path, { progress });

@@ -92,7 +92,7 @@ async function poll(w: Watch): Promise<number> {
       continue;
     }
     const url = ownUrl(w.remote, c.download_url, `version ${c.version}`);
-    const progress = progressOn();
+    const progress = await progressOn();
     progress.phase(`downloading version ${c.version}`);
     const zip = await request(w.remote, `confirmed version ${c.version}`, () =>
       w.remote.client.v1.download(url),

@@ -1,9 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { lstat, mkdir, open, readlink, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { deflateRawSync } from 'node:zlib';
-import { writeZip, zipDeflateLevel } from '@galley/core/folder';
-import type { Folder } from '@galley/core/folder';
 import { CommandFailure, InputError, notEmpty } from './exit.js';
 
 /** Lower-case hex SHA-256, as the service writes it (decisions §8). */
@@ -95,14 +92,6 @@ export async function outputTarget(path: string, option = '-o'): Promise<string>
       );
     target = resolve(dirname(target), await readlink(target));
   }
-}
-
-/** node:zlib at the level the core and the server use: the same folder gives the same bytes. */
-const deflate = (data: Uint8Array): Uint8Array => deflateRawSync(data, { level: zipDeflateLevel });
-
-/** The deterministic folder ZIP (decisions §4), the bytes the server exports for this folder. */
-export function zipFolder(folder: Folder): Uint8Array {
-  return writeZip(folder, { deflate });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { SingleBar } from 'cli-progress';
+import type { SingleBar } from 'cli-progress';
 
 /** What a long run reports as it goes; commands call it whether or not anything is shown. */
 export interface Progress {
@@ -19,10 +19,12 @@ export interface ProgressStream extends NodeJS.WritableStream {
 /**
  * A progress line on `stream` only when it is a terminal: never when piped or redirected, so
  * logs and `--json` consumers see nothing of it. The bar redraws at most every 100 ms, also
- * between the synchronous steps of the core (cli-progress renders inside `update`).
+ * between the synchronous steps of the core (cli-progress renders inside `update`). cli-progress
+ * is loaded only then: a piped or redirected run starts without it.
  */
-export function progressOn(stream: ProgressStream = process.stderr): Progress {
+export async function progressOn(stream: ProgressStream = process.stderr): Promise<Progress> {
   if (stream.isTTY !== true) return silent;
+  const { SingleBar } = await import('cli-progress');
   let bar: SingleBar | undefined;
   let label = '';
   let counted = false;

@@ -2,7 +2,7 @@ import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { defaultZipLimits } from '@galley/core/folder';
 import { InputError, notEmpty } from './exit.js';
-import { zipFolder } from './files.js';
+import { zipFolder } from './zip-folder.js';
 import type { Progress } from './progress.js';
 
 /**
