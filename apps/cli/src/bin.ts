@@ -1,16 +1,19 @@
 #!/usr/bin/env node
-import { guardStandardStreams, processIo } from './io.js';
+// Every module is imported at once, in one round of loading: `galley --version` loads only the
+// version's, not the program (commander, the command list); anything else loads the program.
+const args = process.argv.slice(2);
+const versionOnly = args.length === 1 && (args[0] === '--version' || args[0] === '-V');
+const [{ guardStandardStreams, processIo }, version, program] = await Promise.all([
+  import('./io.js'),
+  versionOnly ? import('./version.js') : undefined,
+  versionOnly ? undefined : import('./program.js'),
+]);
 
 guardStandardStreams();
-const args = process.argv.slice(2);
-if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  // Answered before the program (commander, the command list) is loaded: the same line
-  // `run` prints for it, in a fraction of the start-up.
-  const { galleyVersion } = await import('./version.js');
-  processIo.out(galleyVersion());
-} else {
-  const { run } = await import('./program.js');
-  const code = await run(process.argv, processIo);
+// The line `run` prints for `--version`, without building the program to print it.
+if (version) processIo.out(version.galleyVersion());
+else if (program) {
+  const code = await program.run(process.argv, processIo);
   // `serve` keeps the process alive until a signal; other commands end here.
   if (code !== 0) process.exitCode = code;
 }
