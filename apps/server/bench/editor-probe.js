@@ -216,6 +216,7 @@
       span: { start: m.start, end: m.painted },
       work: m.hold - m.start,
       shown: m.painted - m.start,
+      waited: m.handler - m.start,
       late: m.late,
     };
   }

@@ -7,6 +7,13 @@ import { sayFailure } from './words.js';
 /** Where an insert goes, relative to the selection. */
 export type Placement = 'before' | 'after' | 'inside';
 
+interface OperateOptions {
+  /** The element to select once shown (else the first the result names). */
+  select?: (result: OperationResult, view: ElementView) => ElementHandle | null;
+  /** Waits for a change still on its way instead of refusing: for an aim fixed beforehand. */
+  queued?: boolean;
+}
+
 /** Shows a result on the screen; `shows` tells whether it showed this view of the draft. */
 type Shower = ((result: OperationResult) => void) & { shows(view: ElementView): boolean };
 
@@ -30,9 +37,10 @@ export class EditorActions {
   private async operate(
     place: Place,
     build: (ref: (handle: ElementHandle) => string, view: ElementView) => Operation | string,
-    select?: (result: OperationResult, view: ElementView) => ElementHandle | null,
+    options: OperateOptions = {},
   ): Promise<boolean> {
     const { model } = this;
+    if (options.queued) await this.afterPending();
     const draft = model.draft.peek();
     if (!draft || !model.editable.peek()) return false;
     if (model.busy.peek()) {
@@ -57,7 +65,7 @@ export class EditorActions {
       return false;
     }
     model.busy.value = operation.kind;
-    const show = this.shower(draft, select);
+    const show = this.shower(draft, options.select);
     const answer = draft.apply(operation, show);
     this.pending = answer;
     const applied = await answer;
@@ -137,7 +145,7 @@ export class EditorActions {
           (parent && view.numberOf(parent) !== 0 ? parent : null);
         return { kind: 'remove', target: ref(target) };
       },
-      () => neighbour,
+      { select: () => neighbour },
     );
   }
 
@@ -235,7 +243,11 @@ export class EditorActions {
 
   /** The element's content, as edited in place (Enter or leaving the element commits). */
   setContent(target: ElementHandle, html: string): Promise<boolean> {
-    return this.operate('canvas', (ref) => ({ kind: 'swap', target: ref(target), html }));
+    // Its element was fixed when the editing began, so the commit can wait for a change made just
+    // before and still on its way, instead of losing what was typed.
+    return this.operate('canvas', (ref) => ({ kind: 'swap', target: ref(target), html }), {
+      queued: true,
+    });
   }
 
   replaceWith(html: string): Promise<boolean> {
@@ -245,6 +257,12 @@ export class EditorActions {
     });
   }
 
+  /** Waits for the changes on their way (bounded: one that never settles must not hold this). */
+  private async afterPending(): Promise<void> {
+    for (let turn = 0; this.model.busy.peek() && turn < 8; turn++)
+      await this.pending.catch(() => undefined);
+  }
+
   /**
    * Undoes or redoes the last change. The change before it is shown at once, so a quick Ctrl+Z can
    * come while that change is still on its way: it waits for it (in order, if pressed again), as
@@ -252,9 +270,7 @@ export class EditorActions {
    */
   async step(direction: 'undo' | 'redo'): Promise<boolean> {
     const { model } = this;
-    // Bounded: a change that never settled must not keep this waiting forever.
-    for (let turn = 0; model.busy.peek() && turn < 8; turn++)
-      await this.pending.catch(() => undefined);
+    await this.afterPending();
     if (model.busy.peek()) return false;
     const draft = model.draft.peek();
     if (!draft || !model.editable.peek()) return false;

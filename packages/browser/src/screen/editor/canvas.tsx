@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { ElementHandle } from '@galley/core';
 import { PreviewFrame } from './frame.js';
 import { scaleToFit } from './devices.js';
+import type { EditorModel } from './model.js';
 import type { EditorScreen } from './screen.js';
 import { elementName } from './words.js';
 import { handleKey } from './keys.js';
@@ -105,52 +106,98 @@ export function Canvas({ screen }: { screen: EditorScreen }) {
   );
 }
 
+/**
+ * The marks over the preview, each drawn by its own part: a click redraws the selection's box
+ * alone, not the boxes of every problem on the page.
+ */
 function Overlay({ screen }: { screen: EditorScreen }) {
+  return (
+    <div class="overlay" aria-hidden="true">
+      <ProblemMarks screen={screen} />
+      <HoverMark screen={screen} />
+      <SelectionMark screen={screen} />
+      <DropMark screen={screen} />
+    </div>
+  );
+}
+
+/** The problems marked at most: past them the page is covered anyway. */
+const MAX_PROBLEM_MARKS = 100;
+
+/** `read` on the shown page, drawn again when the frame scrolls or the page changes. */
+function useFrameComputed<T>(
+  screen: EditorScreen,
+  read: (frame: PreviewFrame, shown: NonNullable<EditorModel['shown']['value']>) => T,
+) {
   const { model } = screen;
-  const marks = useComputed(() => {
+  return useComputed(() => {
     void screen.tick.value;
     void model.version.value;
     const frame = screen.frame;
     const shown = model.shown.value;
-    if (!frame || !shown) return null;
-    const at = (handle: ElementHandle | null) => (handle ? boxOf(frame.elementOf(handle)) : null);
-    const hovered = model.hover.value;
-    const hoverEntry = hovered ? shown.elements.numberOf(hovered) : null;
-    const entry = hoverEntry ? shown.outline()[hoverEntry - 1] : undefined;
-    const drop = frame.dropIndicator;
-    return {
-      selection: at(model.selection.value),
-      hover: hovered === model.selection.value ? null : at(hovered),
-      hoverName: entry ? elementName(entry.tag, entry.id, entry.classes) : hovered ? '<body>' : '',
-      problems: model.problems.value
-        .map((problem) => at(problem.element))
-        .filter((box): box is Box => box !== null)
-        .slice(0, 100),
-      drop: drop ? { box: boxOf(drop.element)!, where: drop.where } : null,
-      editing: model.editingText.value !== null,
-    };
+    return frame && shown ? read(frame, shown) : null;
   });
-  const m = marks.value;
-  if (!m) return <div class="overlay" aria-hidden="true" />;
+}
+
+const boxIn = (frame: PreviewFrame, handle: ElementHandle | null) =>
+  handle ? boxOf(frame.elementOf(handle)) : null;
+
+function ProblemMarks({ screen }: { screen: EditorScreen }) {
+  const boxes = useFrameComputed(screen, (frame) => {
+    const found: Box[] = [];
+    for (const problem of screen.model.problems.value) {
+      const box = boxIn(frame, problem.element);
+      if (box) found.push(box);
+      if (found.length === MAX_PROBLEM_MARKS) break;
+    }
+    return found;
+  }).value;
   return (
-    <div class="overlay" aria-hidden="true">
-      {m.problems.map((box, i) => (
-        <div key={`p${i}`} class="mark mark-problem" style={place(box)} />
+    <>
+      {boxes?.map((box, i) => (
+        <div key={i} class="mark mark-problem" style={place(box)} />
       ))}
-      {m.hover ? (
-        <div class="mark mark-hover" style={place(m.hover)}>
-          <span class="mark-label">{m.hoverName}</span>
-        </div>
-      ) : null}
-      {m.selection ? (
-        <div
-          class={`mark mark-selected${m.editing ? ' mark-editing' : ''}`}
-          style={place(m.selection)}
-        />
-      ) : null}
-      {m.drop ? (
-        <div class={`mark mark-drop drop-${m.drop.where}`} style={place(m.drop.box)} />
-      ) : null}
+    </>
+  );
+}
+
+function HoverMark({ screen }: { screen: EditorScreen }) {
+  const { model } = screen;
+  const mark = useFrameComputed(screen, (frame, shown) => {
+    const hovered = model.hover.value;
+    if (!hovered || hovered === model.selection.value) return null;
+    const box = boxIn(frame, hovered);
+    const number = shown.elements.numberOf(hovered);
+    const entry = number ? shown.outline()[number - 1] : undefined;
+    const name = entry ? elementName(entry.tag, entry.id, entry.classes) : '<body>';
+    return box ? { box, name } : null;
+  }).value;
+  if (!mark) return null;
+  return (
+    <div class="mark mark-hover" style={place(mark.box)}>
+      <span class="mark-label">{mark.name}</span>
     </div>
   );
+}
+
+function SelectionMark({ screen }: { screen: EditorScreen }) {
+  const { model } = screen;
+  const box = useFrameComputed(screen, (frame) => boxIn(frame, model.selection.value)).value;
+  if (!box) return null;
+  const editing = model.editingText.value !== null;
+  return <div class={`mark mark-selected${editing ? ' mark-editing' : ''}`} style={place(box)} />;
+}
+
+function DropMark({ screen }: { screen: EditorScreen }) {
+  const { model } = screen;
+  const drop = useFrameComputed(screen, (frame) => {
+    // A drag shows its place as the pointer goes over elements (hover) and when it ends.
+    void model.hover.value;
+    void model.selection.value;
+    const indicator = frame.dropIndicator;
+    const box = indicator ? boxOf(indicator.element) : null;
+    return indicator && box ? { box, where: indicator.where } : null;
+  }).value;
+  if (!drop) return null;
+  return <div class={`mark mark-drop drop-${drop.where}`} style={place(drop.box)} />;
 }

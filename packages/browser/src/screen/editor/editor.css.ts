@@ -35,7 +35,7 @@ button:disabled { opacity: .55; cursor: not-allowed; }
   border-radius: 4px; font-size: .86rem; }
 @media (max-width: 48rem) { .tree { height: 16rem; } }
 .tree.empty { padding: .6rem; height: auto; }
-.tree-space { position: relative; }
+.tree-space { position: relative; contain: strict; }
 .tree-row { position: absolute; left: 0; right: 0; height: 28px; line-height: 28px; white-space: nowrap;
   overflow: hidden; text-overflow: ellipsis; cursor: default; padding-right: .4rem;
   border: 1px solid transparent; }
@@ -61,7 +61,9 @@ button:disabled { opacity: .55; cursor: not-allowed; }
 .device-inner { position: absolute; left: 0; top: 0; transform-origin: 0 0; }
 .frame-host, .frame-host iframe, .overlay { position: absolute; inset: 0; width: 100%; height: 100%;
   border: 0; }
-.overlay { pointer-events: none; overflow: hidden; }
+/* Its own layer, closed to the page around it: moving a mark repaints the marks alone, never the
+   preview under them, and lays out nothing outside. */
+.overlay { pointer-events: none; overflow: hidden; contain: strict; will-change: transform; }
 .mark { position: absolute; box-sizing: border-box; }
 .mark-hover { outline: 1px dashed #1a56b8; background: rgba(26, 86, 184, .05); }
 .mark-selected { outline: 2px solid #1a56b8; outline-offset: 0; }

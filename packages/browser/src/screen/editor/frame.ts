@@ -282,7 +282,13 @@ export class PreviewFrame {
     });
     // A file that did not load may mean the pass died (the server restarted): then the page
     // is posted again, which renews it, and the files load again.
-    on('error', () => void this.checkPass());
+    on('error', () => {
+      this.events.moved();
+      void this.checkPass();
+    });
+    // An image that loads (or fails to, showing its alt text) moves what follows it: the marks
+    // over the preview follow.
+    on('load', () => this.events.moved());
     on('mousedown', (event) => this.pressed(event));
     on('mousemove', (event) => this.dragged(event));
     on('mouseup', (event) => this.released(event));

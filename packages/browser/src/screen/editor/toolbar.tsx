@@ -1,3 +1,4 @@
+import { useComputed } from '@preact/signals';
 import type { EditorScreen } from './screen.js';
 import { NoticeAt } from './notice.js';
 
@@ -8,7 +9,8 @@ export function Toolbar({ screen }: { screen: EditorScreen }) {
   void model.version.value;
   void model.answered.value;
   const editable = model.editable.value;
-  const selected = model.selection.value !== null;
+  // A computed, so a click that moves the selection does not draw the toolbar again.
+  const selected = useComputed(() => model.selection.value !== null).value;
   const saveWhy = model.saving.value
     ? 'Saving…'
     : model.conflicted.value

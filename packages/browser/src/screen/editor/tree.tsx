@@ -1,5 +1,5 @@
 import { useComputed, useSignal, useSignalEffect } from '@preact/signals';
-import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import type { ElementHandle } from '@galley/core';
 import type { Placement } from './actions.js';
 import type { EditorScreen } from './screen.js';
@@ -7,7 +7,12 @@ import type { Row } from './tree-rows.js';
 import { visibleRows } from './tree-rows.js';
 
 const ROW_PX = 28;
-const OVERSCAN = 12;
+/**
+ * Rows drawn beyond the view on each side. Few: a click far down the page scrolls the tree to a
+ * new stretch whose rows are all new, and each is built, styled and laid out in the frame that
+ * shows the selection.
+ */
+const OVERSCAN = 4;
 
 /**
  * The outline as an ARIA tree: one Tab stop, arrow keys to move (selection follows focus), Left
@@ -70,24 +75,12 @@ export function OutlineTree({ screen }: { screen: EditorScreen }) {
     }
   });
 
-  // A change that takes the focused row away (a removed element, rows drawn anew) must not drop
-  // the focus to <body>: it goes to the Tab stop before the screen is painted, not after the
-  // server's answer. Whether a row had it is read now, before this render touches the rows.
-  const hadFocus = box.current?.contains(document.activeElement) ?? false;
-  useLayoutEffect(() => {
-    const active = document.activeElement;
-    if (!hadFocus || (active && active !== document.body && active.isConnected)) return;
-    const tree = box.current;
-    if (!tree) return;
-    (tree.querySelector<HTMLElement>('[role="treeitem"][tabindex="0"]') ?? tree).focus();
-  });
-
   const shown = model.shown.value;
   const all = rows.value;
   if (!shown) return <p class="hint">Opening the page…</p>;
   if (all.length === 0)
     return (
-      <div ref={box} role="tree" aria-label="Outline" tabIndex={0} class="tree empty">
+      <div role="tree" aria-label="Outline" tabIndex={0} class="tree empty">
         The body has no elements yet: insert one from the palette.
       </div>
     );
