@@ -9,7 +9,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { Plugin } from 'esbuild';
-import { plainFflate } from './fflate-plugin.js';
+import { cliBundle, plainFflate } from './bundle-options.js';
 
 const cliDir = fileURLToPath(new URL('..', import.meta.url));
 const outfile = join(cliDir, 'dist/commands/check.js');
@@ -33,15 +33,9 @@ await build({
   entryPoints: [join(cliDir, 'src/commands/check.ts')],
   outfile,
   allowOverwrite: true,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  conditions: ['@galley/source'],
-  mainFields: ['module', 'main'],
+  ...cliBundle,
   // Loaded on a terminal only; resolved from the CLI's own dependencies.
   external: ['cli-progress', 'commander'],
   plugins: [sharedModules, plainFflate],
   sourcemap: true,
-  logLevel: 'error',
 });

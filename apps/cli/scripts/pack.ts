@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import type { Plugin } from 'esbuild';
 import { bundleBrowser } from '../../../packages/browser/scripts/bundle.js';
-import { plainFflate } from './fflate-plugin.js';
+import { cliBundle, plainFflate } from './bundle-options.js';
 
 const cliDir = fileURLToPath(new URL('..', import.meta.url));
 const repo = join(cliDir, '../..');
@@ -116,18 +116,11 @@ export async function stageCli(dir: string): Promise<Manifest> {
     outdir: join(dir, 'dist'),
     splitting: true,
     chunkNames: '[name]-[hash]', // beside galley.js: `../package.json` is the package's from each
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    conditions: ['@galley/source'],
-    // ES modules first: jsonc-parser's `main` is a UMD build whose require() esbuild cannot follow.
-    mainFields: ['module', 'main'],
+    ...cliBundle,
     external: neverLoaded,
     plugins: [requiredWhereUsed, lazyChildProcess, plainFflate],
     minify: true,
     legalComments: 'linked',
-    logLevel: 'error',
     // CommonJS dependencies (express, pg…) call require() for Node's own modules.
     banner: {
       js: "import { createRequire as galleyRequire } from 'node:module'; const require = galleyRequire(import.meta.url);",
