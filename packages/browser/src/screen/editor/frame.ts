@@ -59,6 +59,8 @@ export class PreviewFrame {
   private dropAt: { anchor: ElementHandle; where: Placement } | null = null;
   private editing: { handle: ElementHandle; element: HTMLElement; before: string } | null = null;
   private probing = false;
+  /** A frame is asked for, in which the marks follow what moved (many loads, one redraw). */
+  private moveFrame = 0;
   /** The document last asked for, to post again when the pass must be renewed. */
   private last: { key: string; view: ElementView } | null = null;
   /** The elements drawn, and how far in their changes: the next change is drawn in place. */
@@ -283,17 +285,25 @@ export class PreviewFrame {
     // A file that did not load may mean the pass died (the server restarted): then the page
     // is posted again, which renews it, and the files load again.
     on('error', () => {
-      this.events.moved();
+      this.movedSoon();
       void this.checkPass();
     });
     // An image that loads (or fails to, showing its alt text) moves what follows it: the marks
-    // over the preview follow.
-    on('load', () => this.events.moved());
+    // over the preview follow, once per frame however many load (each would lay out the page).
+    on('load', () => this.movedSoon());
     on('mousedown', (event) => this.pressed(event));
     on('mousemove', (event) => this.dragged(event));
     on('mouseup', (event) => this.released(event));
     doc.defaultView?.addEventListener('scroll', () => this.events.moved(), { passive: true });
     doc.defaultView?.addEventListener('resize', () => this.events.moved());
+  }
+
+  private movedSoon(): void {
+    if (this.moveFrame) return;
+    this.moveFrame = requestAnimationFrame(() => {
+      this.moveFrame = 0;
+      this.events.moved();
+    });
   }
 
   private async checkPass(): Promise<void> {
