@@ -60,6 +60,7 @@ export function createApp(options: AppOptions): GalleyApp {
   const closeHooks: Array<() => void | Promise<void>> = [];
   const stopHooks: Array<() => void | Promise<void>> = [];
   const pool = new WorkPool({ threads: config.poolThreads, inlineBytes: config.poolInlineBytes });
+  pool.onTask = metrics.workerPool('work', { queueSize: () => pool.load.queued });
   closeHooks.push(() => pool.close());
   const events = new EventHub({
     store,

@@ -2,7 +2,8 @@ import { Piscina } from 'piscina';
 import { HttpProblem } from '../http/problem.js';
 import { buffersIn, tasks } from './tasks.js';
 import type { TaskInput, TaskName, TaskOutput } from './tasks.js';
-import type { WorkOrder } from './worker.js';
+import type { PoolTaskTiming } from '../metrics/metrics.js';
+import type { WorkDone, WorkOrder } from './worker.js';
 
 export interface WorkPoolOptions {
   /** Worker threads (0: everything runs on the event loop). */
@@ -36,6 +37,8 @@ export class WorkPool {
   readonly #inlineBytes: number;
   readonly #timeoutMs: number;
   #closed = false;
+  /** Told of each task a worker ran: how long it waited for a thread, how long it took. */
+  onTask: (timing: PoolTaskTiming) => void = () => undefined;
 
   constructor(options: WorkPoolOptions) {
     this.#inlineBytes = options.inlineBytes;
@@ -76,14 +79,22 @@ export class WorkPool {
     // Work that comes while the server stops (its pool closed) has no thread to run on.
     if (this.#closed) throw workFailed(task, new Error('the pool is closed'));
     const order: WorkOrder = { task, input };
+    const sent = epochMs();
+    let done: WorkDone;
     try {
-      return (await this.#pool!.run(order, {
+      done = (await this.#pool!.run(order, {
         transferList: options.move ? buffersIn(input) : [],
         signal: AbortSignal.timeout(this.#timeoutMs),
-      })) as TaskOutput<T>;
+      })) as WorkDone;
     } catch (error) {
       throw workFailed(task, error);
     }
+    this.onTask({
+      task,
+      waitSeconds: Math.max(0, done.startedAt - sent) / 1000,
+      runSeconds: Math.max(0, epochMs() - done.startedAt) / 1000,
+    });
+    return done.value as TaskOutput<T>;
   }
 
   /** Tasks waiting for a worker, and workers running. */
@@ -96,6 +107,9 @@ export class WorkPool {
     await this.#pool?.destroy();
   }
 }
+
+/** Now, in ms since the epoch: comparable with a worker thread's own clock. */
+const epochMs = () => performance.timeOrigin + performance.now();
 
 function workFailed(task: TaskName, error: unknown): HttpProblem {
   const cause = error instanceof Error ? error.message : String(error);

@@ -9,9 +9,17 @@ export interface WorkOrder {
   input: unknown;
 }
 
+/** A task's result, with when its thread took it (ms since the epoch, as every thread counts). */
+export interface WorkDone {
+  value: unknown;
+  startedAt: number;
+}
+
 export default function run({ task, input }: WorkOrder): unknown {
+  const startedAt = performance.timeOrigin + performance.now();
   const work = tasks[task] as ((input: unknown) => unknown) | undefined;
   if (!work) throw new Error(`no task ${String(task)}`);
   const value = work(input);
-  return move({ [transferableSymbol]: buffersIn(value), [valueSymbol]: value as object });
+  const done: WorkDone = { value, startedAt };
+  return move({ [transferableSymbol]: buffersIn(value), [valueSymbol]: done });
 }

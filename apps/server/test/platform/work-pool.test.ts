@@ -7,6 +7,7 @@ import type { DraftLog } from '@galley/core';
 import { WorkPool } from '../../src/pool/work-pool.js';
 import type { StoredDraft } from '../../src/pool/tasks.js';
 import { call, projectFolder, startV1Server, zipForm, zipOf } from '../v1/helpers.js';
+import { startTestServer } from './harness.js';
 
 const encoder = new TextEncoder();
 const inline = new WorkPool({ threads: 0, inlineBytes: 0 });
@@ -115,6 +116,33 @@ describe('the work pool', () => {
     }
     expect(await pooled.run('snapshot', storedDraft(page(1000)), { size: 0 })).toContain('new 24');
   }, 120_000);
+
+  it('times the work a worker did in GET /metrics: its wait for a thread and its run', async () => {
+    // Every folder goes to a worker.
+    const s = await startTestServer({ poolThreads: 1, poolInlineBytes: 1 });
+    try {
+      const metric = async (name: string) => {
+        const text = await (await fetch(`${s.url}/metrics`)).text();
+        const line = text.split('\n').find((l) => l.startsWith(name));
+        return line === undefined ? null : Number(line.split(' ').at(-1));
+      };
+      const count = (kind: 'wait' | 'run') =>
+        metric(`galley_worker_pool_${kind}_seconds_count{pool="work",task="intake"}`);
+      expect(await count('run')).toBe(null);
+      const res = await call(s, 'POST', '/projects/folder', {
+        token: s.token,
+        client: 'pool-test',
+        form: zipForm(zipOf(projectFolder())),
+      });
+      expect(res.status).toBe(201);
+      expect([await count('wait'), await count('run')]).toEqual([1, 1]);
+      const ran = await metric('galley_worker_pool_run_seconds_sum{pool="work",task="intake"}');
+      expect(ran).toBeGreaterThan(0);
+      expect(await metric('galley_worker_pool_queue_size{pool="work"}')).toBe(0);
+    } finally {
+      await s.close();
+    }
+  });
 
   it('answers a folder upload whose work fails with 503 work_failed over HTTP', async () => {
     const s = await startV1Server();
