@@ -3,7 +3,7 @@
 // reads every file (what a typical Node tool would start from), side by side in one run.
 // Writes <repo>/.bench/cli.json. Run after a build: pnpm --filter @galley/cli bench
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -12,10 +12,10 @@ import { deflateRawSync } from 'node:zlib';
 import { checkZip, writeZip } from '@galley/core';
 import { benchFolder } from './folder.js';
 import { readAll } from './jszip-load.mjs';
+import { publish, repo } from './result.js';
 
 const goal = 3;
 const rounds = 9;
-const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const bin = join(repo, 'apps/cli/dist/bin.js');
 const jszipLoad = fileURLToPath(new URL('./jszip-load.mjs', import.meta.url));
 if (!existsSync(bin)) throw new Error(`${bin} is missing: build first (pnpm build)`);
@@ -120,10 +120,7 @@ try {
     ],
     notes: `${rounds} interleaved rounds after one warm-up; node ${process.version}; both sides are whole processes started by spawnSync.`,
   };
-  mkdirSync(join(repo, '.bench'), { recursive: true });
-  writeFileSync(join(repo, '.bench/cli.json'), `${JSON.stringify(result, null, 2)}\n`);
-  for (const row of result.rows)
-    console.log(`${row.ok ? 'ok  ' : 'MISS'} ${row.name}: ${row.value} (${row.goal})`);
+  publish('cli.json', result);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -6,11 +6,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { stageCli } from '../scripts/pack.js';
+import { publish } from './result.js';
 
 const rounds = 15;
-const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'galley-startup-bench-'));
 
 /** Three pages that link each other and share a style sheet: a small site that passes. */
@@ -82,10 +81,7 @@ try {
     ],
     notes: `${rounds} interleaved rounds after one warm-up; node ${process.version}; whole processes started by spawnSync; the bundle is the one \`pnpm galley:install\` installs.`,
   };
-  mkdirSync(join(repo, '.bench'), { recursive: true });
-  writeFileSync(join(repo, '.bench/cli-startup.json'), `${JSON.stringify(result, null, 2)}\n`);
-  for (const r of result.rows)
-    console.log(`${r.ok ? 'ok  ' : 'MISS'} ${r.name}: ${r.value} (${r.goal})`);
+  publish('cli-startup.json', result);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
