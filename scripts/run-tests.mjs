@@ -20,6 +20,7 @@ const run = spawnSync(
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+const failures = [];
 for (const file of readdirSync(reports)
   .filter((f) => f.endsWith('.json'))
   .sort()) {
@@ -27,9 +28,24 @@ for (const file of readdirSync(reports)
   passed += report.numPassedTests ?? 0;
   failed += (report.numFailedTests ?? 0) + (report.numRuntimeErrorTestSuites ?? 0);
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  for (const suite of report.testResults ?? []) {
+    const where = `${file.replace(/\.json$/, '')} ${suite.name.replace(/^.*?\/(test|bench)\//, '$1/')}`;
+    const broken = (suite.assertionResults ?? []).filter((test) => test.status === 'failed');
+    for (const test of broken)
+      failures.push(`${where} > ${test.fullName}\n    ${firstLine(test.failureMessages)}`);
+    if (broken.length === 0 && suite.status === 'failed')
+      failures.push(`${where}\n    ${firstLine([suite.message])}`);
+  }
 }
 if (run.status !== 0 && failed === 0) failed = 1; // a suite that crashed before reporting still fails
+// CI shows only the end of a long log, so the failures are named again right above the sum.
+if (failures.length > 0) console.log(`failed:\n${failures.map((f) => `  ${f}`).join('\n')}`);
 // Skipped tests printed their reasons above; the closing line is the one CI reads.
 console.log(`${skipped} skipped`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(run.status === 0 && failed === 0 ? 0 : 1);
+
+function firstLine(messages) {
+  const text = (messages ?? []).find(Boolean) ?? 'no message';
+  return text.split('\n', 1)[0].slice(0, 300);
+}
