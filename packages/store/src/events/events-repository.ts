@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
 import type { RepoScope } from '../scope.js';
 import { isoTime } from '../time.js';
+import type { EventRecord, NewEvent } from './records.js';
 import type { EventsTable } from './tables.js';
 import { enqueueDeliveries } from './webhooks-repository.js';
 
@@ -13,20 +14,6 @@ export const EVENTS_CHANNEL = 'galley_events';
  * committed in the order they were given and a reader that saw N never later finds one below N.
  */
 const EVENTS_LOCK = 7_402_317;
-
-export interface NewEvent {
-  kind: string;
-  projectId: string | null;
-  accountNumber: number | null;
-  /** Who may see it when its project cannot say (see EventsTable.audience). */
-  audience?: number[] | null;
-  data: Record<string, unknown>;
-}
-
-export interface EventRecord extends NewEvent {
-  seq: number;
-  at: string;
-}
 
 function toEvent(row: Selectable<EventsTable>): EventRecord {
   return {

@@ -8,7 +8,7 @@ export function eventRepositories(scope: RepoScope) {
 }
 
 export { EVENTS_CHANNEL } from './events-repository.js';
-export type { NewEvent, EventRecord } from './events-repository.js';
+export type { NewEvent, EventRecord } from './records.js';
 export type {
   WebhookRecord,
   DeliveryRecord,

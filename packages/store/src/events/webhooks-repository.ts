@@ -1,7 +1,7 @@
 import { newId } from '../ids.js';
 import type { RepoScope } from '../scope.js';
 import { isoTime } from '../time.js';
-import type { EventRecord } from './events-repository.js';
+import type { EventRecord } from './records.js';
 import type { WebhookDeliveriesTable, WebhooksTable } from './tables.js';
 
 export interface WebhookRecord {
