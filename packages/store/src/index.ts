@@ -17,19 +17,8 @@ export { DiskByteStore } from './bytes/disk-byte-store.js';
 export type { S3ByteStore } from './bytes/s3-byte-store.js';
 export { bytesUrlProblem, objectBytesOptionsOf } from './bytes/object-bytes-options.js';
 export type { ObjectBytesOptions, ObjectBytesEnv } from './bytes/object-bytes-options.js';
-export type { Account, CreateAccountResult } from './accounts/accounts-repository.js';
-export { FIRST_ACCOUNT_NUMBER, normalizeEmail } from './accounts/accounts-repository.js';
-export type { TokenRecord, TokenCheck } from './accounts/tokens-repository.js';
-export {
-  TOKEN_PATTERN,
-  DEFAULT_TOKEN_DAYS,
-  MAX_TOKEN_DAYS,
-  isWellFormedToken,
-  tokenListing,
-} from './accounts/tokens-repository.js';
-export type { NewSession, SessionCheck } from './accounts/sessions-repository.js';
-export { generatePassword } from './accounts/passwords.js';
 // Each domain's public types and helpers (its `src/<domain>/index.ts`): one line per domain.
+export * from './accounts/index.js';
 export * from './projects/index.js';
 export * from './assets/index.js';
 export * from './events/index.js';

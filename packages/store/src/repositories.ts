@@ -1,19 +1,27 @@
-// Every domain's repository, as exposed on the Store (`store.accounts`, …).
-// A new domain adds one line to the object below.
-import { AccountsRepository } from './accounts/accounts-repository.js';
-import { SessionsRepository } from './accounts/sessions-repository.js';
-import { TokensRepository } from './accounts/tokens-repository.js';
-import { projectRepositories } from './projects/index.js';
+// Every domain's repository, as exposed on the Store (`store.accounts`, …), and the caches the
+// domains keep. A new domain adds one line to the object below (and one to `createCaches` if it
+// remembers reads).
+import { accountCaches, accountRepositories } from './accounts/index.js';
+import { projectCaches, projectRepositories } from './projects/index.js';
 import { assetRepositories } from './assets/index.js';
 import { eventRepositories } from './events/index.js';
 import type { RepoScope } from './scope.js';
+import type { StoreStamps } from './stamped-cache.js';
 
-export function createRepositories(scope: RepoScope) {
+/**
+ * Once per store, shared by every scope of it (the store, each transaction): a token revoked
+ * inside a transaction is forgotten by the store's own cache.
+ */
+export function createCaches(stamps: StoreStamps) {
+  return { accounts: accountCaches(stamps), projects: projectCaches(stamps) };
+}
+
+export type Caches = ReturnType<typeof createCaches>;
+
+export function createRepositories(scope: RepoScope, caches: Caches) {
   return {
-    accounts: new AccountsRepository(scope),
-    tokens: new TokensRepository(scope),
-    sessions: new SessionsRepository(scope),
-    ...projectRepositories(scope),
+    ...accountRepositories(scope, caches.accounts),
+    ...projectRepositories(scope, caches.projects),
     ...assetRepositories(scope),
     ...eventRepositories(scope),
   };

@@ -5,6 +5,22 @@
  */
 export type Stamp = readonly number[];
 
+/**
+ * The store's two stamps, from which each domain builds its caches (see dialects.ts): `change`
+ * moves when another connection commits, `write` also when this connection writes a row.
+ * Either answers undefined where nothing may be remembered (PostgreSQL, an unopened connection).
+ */
+export interface StoreStamps {
+  readonly change: () => Stamp | undefined;
+  readonly write: () => Stamp | undefined;
+}
+
+/** A write of `rows` rows by this process; `rowsWritten` is `total_changes()` right after it. */
+export interface OwnWrite {
+  rowsWritten: number;
+  rows: number;
+}
+
 /** What a lookup saw: the stamp then, and this cache's own generation (see `forgetAll`). */
 export interface Moment {
   stamp: Stamp;
@@ -53,17 +69,13 @@ export class StampedCache<V> {
   }
 
   /**
-   * A write of `rows` rows that this process just made on the one connection, `rowsWritten`
-   * being `total_changes()` read right after it, and that `update` applies to what is remembered.
-   * When this connection wrote nothing else since what is remembered was last confirmed, it
+   * A write that this process just made on the one connection, and that `update` applies to
+   * what is remembered. When this connection wrote nothing else since what is remembered was last confirmed, it
    * stays. Otherwise nothing changes here: the next lookup forgets everything, as usual.
    * `data_version` need not be read again: a commit by another connection at any time since the
    * last lookup moves it, so the next lookup, which reads it, forgets everything then.
    */
-  absorb(
-    write: { rowsWritten: number; rows: number },
-    update?: (entries: Map<string, V>) => void,
-  ): void {
+  absorb(write: OwnWrite, update?: (entries: Map<string, V>) => void): void {
     const { rowsWritten, rows } = write;
     const seen = this.#seen;
     if (seen?.length !== 2 || rowsWritten !== seen[1]! + rows) return;

@@ -8,16 +8,12 @@ import type { ObjectBytesOptions } from './bytes/object-bytes-options.js';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Database } from './database.js';
-import type { EditingContext } from './projects/drafts-repository.js';
-import type { ProjectAccess } from './projects/projects-repository.js';
-import type { CachedToken } from './accounts/tokens-repository.js';
-import { StampedCache } from './stamped-cache.js';
 import type { Stamp } from './stamped-cache.js';
 import type { RelaxedExecutor } from './dialects.js';
 import { postgresDialect, sqliteDialect } from './dialects.js';
 import { migrateToLatest } from './migrations/migrate.js';
-import type { Repositories } from './repositories.js';
-import { createRepositories } from './repositories.js';
+import type { Caches, Repositories } from './repositories.js';
+import { createCaches, createRepositories } from './repositories.js';
 import type { RepoScope } from './scope.js';
 
 export type StoreOptions = (
@@ -157,16 +153,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       queryListener = listener;
     },
   };
-  const scope = makeScope({
-    kind: options.kind,
-    db,
-    clock,
-    bytes,
-    tokenCache: new StampedCache<CachedToken>(changeStamp),
-    accessReads: new StampedCache<ProjectAccess | null>(writeStamp),
-    editingReads: new StampedCache<EditingContext | null>(writeStamp),
-    executeRelaxed,
-  });
+  const caches = createCaches({ change: changeStamp, write: writeStamp });
+  const scope = makeScope({ kind: options.kind, db, clock, bytes, executeRelaxed }, caches);
   const ready = async () => {
     await sql`select 1`.execute(db);
     await bytes.writable();
@@ -178,12 +166,12 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   return Object.assign(scope, { options, telemetry, close, ready });
 }
 
-function makeScope(base: Omit<RepoScope, 'transaction'>): StoreScope {
+function makeScope(base: Omit<RepoScope, 'transaction'>, caches: Caches): StoreScope {
   const transaction = <T>(fn: (tx: StoreScope) => Promise<T>): Promise<T> => {
     if (base.db.isTransaction) return fn(full);
-    return base.db.transaction().execute((trx) => fn(makeScope({ ...base, db: trx })));
+    return base.db.transaction().execute((trx) => fn(makeScope({ ...base, db: trx }, caches)));
   };
   const scope: RepoScope = { ...base, transaction };
-  const full: StoreScope = { ...scope, ...createRepositories(scope), transaction };
+  const full: StoreScope = { ...scope, ...createRepositories(scope, caches), transaction };
   return full;
 }

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
 import { isoTime } from '@galley/store';
 import type { Store } from '@galley/store';
-import { createRepositories } from '../src/repositories.js';
+import { createCaches, createRepositories } from '../src/repositories.js';
 import type { Repositories } from '../src/repositories.js';
 import { seedProjects, seedRevisions } from './bulk-projects.js';
 import { folderState, person } from './projects-fixtures.js';
@@ -27,7 +27,9 @@ async function queriesOf(
     transformResult: ({ result }) => Promise.resolve(result),
   };
   const db = store.db.withPlugin(capture);
-  await run(createRepositories({ ...store, db }));
+  // Caches without stamps remember nothing: every call reaches the database, to be captured.
+  const none = () => undefined;
+  await run(createRepositories({ ...store, db }, createCaches({ change: none, write: none })));
   return sent;
 }
 

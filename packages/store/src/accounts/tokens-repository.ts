@@ -1,5 +1,6 @@
 import { newId, randomSecret, sha256Hex } from '../ids.js';
 import type { RepoScope } from '../scope.js';
+import type { StampedCache } from '../stamped-cache.js';
 import { addSeconds, isoTime } from '../time.js';
 import type { Account } from './accounts-repository.js';
 import { toAccount } from './accounts-repository.js';
@@ -55,9 +56,12 @@ export function isWellFormedToken(token: string): boolean {
 
 export class TokensRepository {
   readonly #scope: RepoScope;
+  readonly #cache: StampedCache<CachedToken>;
 
-  constructor(scope: RepoScope) {
+  /** `cache`: the store's valid tokens by hash (see `accountCaches`). */
+  constructor(scope: RepoScope, cache: StampedCache<CachedToken>) {
     this.#scope = scope;
+    this.#cache = cache;
   }
 
   /**
@@ -105,7 +109,8 @@ export class TokensRepository {
    */
   async authenticate(token: string): Promise<TokenCheck> {
     if (!isWellFormedToken(token)) return { ok: false, code: 'malformed' };
-    const { db, clock, tokenCache } = this.#scope;
+    const { db, clock } = this.#scope;
+    const tokenCache = this.#cache;
     const tokenHash = sha256Hex(token);
     const now = clock.now().getTime();
     const { value: cached, since } = tokenCache.lookup(tokenHash);
@@ -183,7 +188,7 @@ export class TokensRepository {
       .where(column, '=', input.idOrPrefix)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    this.#scope.tokenCache.forgetAll();
+    this.#cache.forgetAll();
     return result.numUpdatedRows > 0n;
   }
 }

@@ -3,7 +3,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../errors.js';
 import type { RepoScope } from '../scope.js';
 import { draftLogOf } from './draft-events.js';
 import type { DraftLogRecord } from './draft-events.js';
-import type { DraftRecord } from './drafts-repository.js';
+import type { DraftRecord } from './draft-records.js';
 import { relaxedWrite } from './relaxed.js';
 
 /** A draft's page as its events had made it after event `seq`, with `applied` operations in effect. */

@@ -2,32 +2,17 @@ import { sql } from 'kysely';
 import { isForeignKeyViolation, isUniqueViolation } from '../errors.js';
 import { newId } from '../ids.js';
 import type { RepoScope } from '../scope.js';
+import type { OwnWrite, StampedCache } from '../stamped-cache.js';
 import { isoTime } from '../time.js';
 import { draftLogOf, latestEventJoin } from './draft-events.js';
 import type { DraftLogRecord, EventKind } from './draft-events.js';
-import type { LockHolder, LockKind, LockRecord } from './locks-repository.js';
+import { DRAFT_COLUMNS, toDraft, toLock } from './draft-records.js';
+import type { DraftColumns, DraftRecord, LockColumns, LockRow } from './draft-records.js';
+import type { LockHolder, LockRecord } from './locks-repository.js';
 import type { PageAccess, ProjectRole } from './projects-repository.js';
 import { toProject } from './projects-repository.js';
 import type { ProjectMembersTable, ProjectsTable } from './tables.js';
 import { relaxedWrite } from './relaxed.js';
-
-export interface DraftRecord {
-  id: string;
-  pageId: string;
-  projectId: string;
-  accountNumber: number;
-  client: string;
-  baseRevision: number;
-  baseSha256: string;
-  /** The newest token and the number of the event that made it (the base's when none). */
-  token: string;
-  sequence: number;
-  baseSequence: number;
-  /** Fingerprint and answer of the request that produced `token`, for an exact retry. */
-  lastFingerprint: string | null;
-  lastAnswer: unknown;
-  createdAt: string;
-}
 
 /** Everything a page-editing request decides on, read at once. */
 export interface EditingContext {
@@ -68,41 +53,17 @@ export interface PageWatch {
   draft: DraftRecord | null;
 }
 
-/** The columns of a draft and its newest event, as every draft read selects them. */
-const DRAFT_COLUMNS = sql`d.id as d_id, d.project_id as d_project_id, d.base_revision as d_base_revision,
-  d.base_sha256 as d_base_sha256, d.token as d_token, d.base_seq as d_base_seq,
-  d.created_at as d_created_at, e.seq as e_seq, e.token as e_token,
-  e.fingerprint as e_fingerprint, e.answer as e_answer`;
-
-interface DraftColumns {
-  d_id: string | null;
-  d_project_id: string | null;
-  d_base_revision: number | null;
-  d_base_sha256: string | null;
-  d_token: string | null;
-  d_base_seq: number | null;
-  d_created_at: string | null;
-  e_seq: number | null;
-  e_token: string | null;
-  e_fingerprint: string | null;
-  e_answer: string | null;
-}
-
-interface LockColumns {
-  lock_account: number | null;
-  lock_client: string | null;
-  lock_kind: string | null;
-  lock_label: string | null;
-  lock_acquired_at: string | null;
-  lock_expires_at: string | null;
-  lock_holder: string | null;
-}
-
-type LockRow = LockColumns & { id: string };
-
 type EditingRow = ProjectsTable &
   Pick<ProjectMembersTable, 'role'> & { file: string } & LockColumns &
   DraftColumns;
+
+/** What a drafts repository remembers with, shared by every scope of a store (`projectCaches`). */
+export interface DraftReads {
+  /** The answers of `editing`, by page, account and client. */
+  editing: StampedCache<EditingContext | null>;
+  /** The domain's other reads, which no draft's event changes: they absorb its write. */
+  unmoved: readonly { absorb(write: OwnWrite): void }[];
+}
 
 /**
  * Open drafts: one per (page, account, client), stored as the base revision plus an append-only
@@ -111,9 +72,11 @@ type EditingRow = ProjectsTable &
  */
 export class DraftsRepository {
   readonly #scope: RepoScope;
+  readonly #reads: DraftReads;
 
-  constructor(scope: RepoScope) {
+  constructor(scope: RepoScope, reads: DraftReads) {
     this.#scope = scope;
+    this.#reads = reads;
   }
 
   async find(pageId: string, holder: LockHolder): Promise<DraftRecord | null> {
@@ -129,14 +92,14 @@ export class DraftsRepository {
    * One read for a page-editing request: the page with its project and the account's role, the
    * lock in force, and the draft of (page, account, client) with its newest event. Null when the
    * page is absent or the account is not a member. Remembered until the database changes (see
-   * `RepoScope.editingReads`); whether the lock is still in force is judged on every call.
+   * `projectCaches`); whether the lock is still in force is judged on every call.
    */
   async editing(
     pageId: string,
     accountNumber: number,
     client: string | null,
   ): Promise<EditingContext | null> {
-    const reads = this.#scope.db.isTransaction ? undefined : this.#scope.editingReads;
+    const reads = this.#scope.db.isTransaction ? undefined : this.#reads.editing;
     const key = editingKey({ pageId, accountNumber, client });
     const seen = reads?.lookup(key);
     let context = seen?.value;
@@ -269,9 +232,9 @@ export class DraftsRepository {
             ${event.canUndo === undefined ? null : Number(event.canUndo)})`.compile(this.#scope.db),
         (rowsWritten) => {
           const write = { rowsWritten, rows: 1 };
-          // A draft's event changes no project access; of editing reads, only the draft's own.
-          this.#scope.accessReads.absorb(write);
-          this.#scope.editingReads.absorb(write, moved);
+          for (const reads of this.#reads.unmoved) reads.absorb(write);
+          // Of the editing reads, a draft's event changes only the draft's own.
+          this.#reads.editing.absorb(write, moved);
         },
       );
       return true;
@@ -398,40 +361,4 @@ export class DraftsRepository {
 /** The key of an editing read: page, account and client (none: a read with no draft). */
 function editingKey(of: { pageId: string; accountNumber: number; client: string | null }): string {
   return `${of.pageId} ${of.accountNumber} ${of.client === null ? '-' : `+${of.client}`}`;
-}
-
-function toDraft(row: DraftColumns, pageId: string, holder: LockHolder): DraftRecord | null {
-  if (row.d_id === null) return null;
-  const baseSequence = row.d_base_seq!;
-  // The newest event, or the tombstone a save left of it: either made the newest token.
-  const event = row.e_seq !== null && row.e_seq >= baseSequence;
-  return {
-    id: row.d_id,
-    pageId,
-    projectId: row.d_project_id!,
-    accountNumber: holder.accountNumber,
-    client: holder.client,
-    baseRevision: row.d_base_revision!,
-    baseSha256: row.d_base_sha256!,
-    token: row.e_token ?? row.d_token!,
-    sequence: row.e_seq ?? baseSequence,
-    baseSequence,
-    lastFingerprint: event ? row.e_fingerprint : null,
-    lastAnswer: event && row.e_answer !== null ? (JSON.parse(row.e_answer) as unknown) : null,
-    createdAt: row.d_created_at!,
-  };
-}
-
-function toLock(row: LockRow): LockRecord | null {
-  if (row.lock_account === null) return null;
-  return {
-    projectId: row.id,
-    accountNumber: row.lock_account,
-    client: row.lock_client!,
-    kind: row.lock_kind as LockKind,
-    label: row.lock_label!,
-    holderName: row.lock_holder ?? '',
-    acquiredAt: row.lock_acquired_at!,
-    expiresAt: row.lock_expires_at!,
-  };
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { newId } from '../ids.js';
 import type { RepoScope } from '../scope.js';
+import type { StampedCache } from '../stamped-cache.js';
 import { isoTime } from '../time.js';
 import { RevisionsRepository } from './revisions-repository.js';
 import type { FolderState, MediaRef } from './state.js';
@@ -60,9 +61,12 @@ const PROJECT_COLUMNS = [
 
 export class ProjectsRepository {
   readonly #scope: RepoScope;
+  readonly #accessReads: StampedCache<ProjectAccess | null>;
 
-  constructor(scope: RepoScope) {
+  /** `accessReads`: the store's answers of `access` (see `projectCaches`). */
+  constructor(scope: RepoScope, accessReads: StampedCache<ProjectAccess | null>) {
     this.#scope = scope;
+    this.#accessReads = accessReads;
   }
 
   /** A new project at revision 1 (history kind `create`) whose first owner is the creator. */
@@ -116,7 +120,7 @@ export class ProjectsRepository {
    * written (see StampedCache); callers must not change it.
    */
   async access(projectId: string, accountNumber: number): Promise<ProjectAccess | null> {
-    const reads = this.#scope.db.isTransaction ? undefined : this.#scope.accessReads;
+    const reads = this.#scope.db.isTransaction ? undefined : this.#accessReads;
     const key = `${projectId} ${accountNumber}`;
     const seen = reads?.lookup(key);
     if (seen?.value !== undefined) return seen.value;
