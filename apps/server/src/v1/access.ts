@@ -1,19 +1,13 @@
 // The refusals every project route shares, in the order of decisions §8:
 // 401 (requireAuth, before the router) → 404 → 403 → 423 → 400 → 422 → 409.
 import type { Request } from 'express';
+import type { DraftRecord, LockHolder, LockRecord, PageAccess, ProjectAccess } from '@galley/store';
 import { authOf } from '../auth/context.js';
 import type { AuthContext } from '../auth/context.js';
 import { editorClientOf, isValidEditorClient } from '../http/editor-client.js';
 import type { V1Context } from './context.js';
 import { heldLockBody } from './present.js';
 import { v1Problem } from './problems.js';
-import type {
-  DraftRecord,
-  LockHolder,
-  LockRecord,
-  PageAccess,
-  ProjectAccess,
-} from './store-types.js';
 
 export type Need = 'read' | 'edit' | 'owner';
 

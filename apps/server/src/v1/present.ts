@@ -2,7 +2,6 @@
 // name their fields. Store records in, JSON out; nothing here reads or writes anything.
 import { findMedium } from '@galley/core';
 import type { v1 } from '@galley/core';
-import type { z } from 'zod';
 import type {
   ConfirmationRecord,
   HistoryEntryRecord,
@@ -10,8 +9,9 @@ import type {
   MemberRecord,
   ProjectAccess,
   RevisionState,
-  UnsavedDraftRecord,
-} from './store-types.js';
+  UnsavedDraft as UnsavedDraftRecord,
+} from '@galley/store';
+import type { z } from 'zod';
 import type { Urls } from './urls.js';
 
 type Out<S extends z.ZodType> = z.output<S>;

@@ -3,8 +3,7 @@ import { promisify } from 'node:util';
 import { deflateRaw } from 'node:zlib';
 import { writeZipAsync, zipDeflateLevel } from '@galley/core';
 import type { Folder } from '@galley/core';
-import type { ByteStore, Store } from '@galley/store';
-import type { FileEntry } from '../store-types.js';
+import type { ByteStore, FileEntry, Store } from '@galley/store';
 import { WeightedLru } from '../../weighted-lru.js';
 
 const deflateRawAsync = promisify(deflateRaw);

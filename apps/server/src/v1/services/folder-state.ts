@@ -10,7 +10,7 @@ import {
 import { applyEdits, modify } from 'jsonc-parser';
 import type { CheckReport, ConvertSiteOptions, Folder, v1 } from '@galley/core';
 import type { z } from 'zod';
-import type { FileEntry, FolderState, PageEntry } from '../store-types.js';
+import type { FileEntry, FolderState, PageEntry } from '@galley/store';
 
 type SiteReport = z.infer<typeof v1.SiteReport>;
 

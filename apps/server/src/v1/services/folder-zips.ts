@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { streamZip } from '@galley/core';
-import type { ByteStore } from '@galley/store';
-import type { RevisionState } from '../store-types.js';
+import type { ByteStore, RevisionState } from '@galley/store';
 import { WeightedLru } from '../../weighted-lru.js';
 import type { FolderFiles } from './folder-files.js';
 import { zipDeflate } from './folder-files.js';

@@ -1,9 +1,8 @@
 import type { Response } from 'express';
 import type { Logger } from 'pino';
-import type { Store } from '@galley/store';
+import type { PageWatch, Store } from '@galley/store';
 import { lockState } from '../present.js';
 import { v1Problem } from '../problems.js';
-import type { PageWatch } from '../store-types.js';
 import type { DraftService } from './draft-service.js';
 import type { EventHub } from '../../events/hub.js';
 import {

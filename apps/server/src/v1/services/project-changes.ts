@@ -1,12 +1,14 @@
 import type { Folder } from '@galley/core';
-import type { Account, Store, StoreScope } from '@galley/store';
-import { v1Problem } from '../problems.js';
 import type {
+  Account,
   ConfirmationRecord,
   FolderState,
   ProjectRecord,
   RevisionState,
-} from '../store-types.js';
+  Store,
+  StoreScope,
+} from '@galley/store';
+import { v1Problem } from '../problems.js';
 import type { EditingSignals } from './editing-signals.js';
 import type { FolderFiles } from './folder-files.js';
 import { folderStateOf, renamedProjectJson } from './folder-state.js';

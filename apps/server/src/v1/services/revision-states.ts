@@ -1,5 +1,4 @@
-import type { Store } from '@galley/store';
-import type { RevisionState } from '../store-types.js';
+import type { RevisionState, Store } from '@galley/store';
 import { WeightedLru } from '../../weighted-lru.js';
 
 /** Rough bytes a parsed manifest entry or page entry holds in memory. */

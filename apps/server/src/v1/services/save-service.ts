@@ -1,10 +1,9 @@
 import { blocksSave, checkSave } from '@galley/core';
 import type { v1 } from '@galley/core';
-import type { Account, Clock, Store, StoreScope } from '@galley/store';
+import type { Account, Clock, DraftRecord, PageAccess, Store, StoreScope } from '@galley/store';
 import { isoTime, sha256Hex } from '@galley/store';
 import type { z } from 'zod';
 import { folderCheckFailed, v1Problem } from '../problems.js';
-import type { DraftRecord, PageAccess } from '../store-types.js';
 import type { DraftService } from './draft-service.js';
 import type { FolderFiles } from './folder-files.js';
 import { folderStateOf } from './folder-state.js';
