@@ -70,8 +70,9 @@ export class StampedCache<V> {
 
   /**
    * A write that this process just made on the one connection, and that `update` applies to
-   * what is remembered. When this connection wrote nothing else since what is remembered was last confirmed, it
-   * stays. Otherwise nothing changes here: the next lookup forgets everything, as usual.
+   * what is remembered. When this connection wrote nothing else since what is remembered was
+   * last confirmed, it stays. Otherwise nothing changes here: the next lookup forgets
+   * everything, as usual.
    * `data_version` need not be read again: a commit by another connection at any time since the
    * last lookup moves it, so the next lookup, which reads it, forgets everything then.
    */
