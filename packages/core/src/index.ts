@@ -1,6 +1,7 @@
 export * from './report/violation.js';
 export * from './report/shown-values.js';
 export * from './report/codes.js';
+export * from './codes.js';
 export * from './report/folder.js';
 export * from './media/catalog.js';
 export * from './media/schema.js';

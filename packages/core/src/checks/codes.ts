@@ -1,5 +1,3 @@
-import type { CodeCatalog } from '../report/codes.js';
-
 /**
  * Codes found by the folder checks (decisions §4), namespaced by check. Path defects that a ZIP
  * entry can also have (`names.traversal`, `names.absolute`, `names.backslash`,
@@ -132,4 +130,4 @@ export const checksCodes = {
     message: 'The page declares no viewport; a canvas medium needs one of the canvas size.',
     suggestion: 'Add <meta name="viewport" content="width=W, height=H"> with the canvas size.',
   },
-} as const satisfies CodeCatalog;
+} as const;

@@ -1,5 +1,3 @@
-import type { CodeCatalog } from '../report/codes.js';
-
 /**
  * Codes found only by asset inspection (decisions §6, §8), namespaced by standard. Inspection
  * also reports the folder checks' codes for the same defects (`names.*`, `formats.*`,
@@ -36,4 +34,4 @@ export const inspectCodes = {
     message: 'The medium is not in the media catalog.',
     suggestion: 'Use one of web, banner, leaderboard, signage, social or print-a4 (version 1).',
   },
-} as const satisfies CodeCatalog;
+} as const;

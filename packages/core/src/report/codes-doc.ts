@@ -1,5 +1,5 @@
 import { checkNames } from './violation.js';
-import { violationCodes, type CodeEntry } from './codes.js';
+import { violationCodes, type CodeCatalog, type CodeEntry } from '../codes.js';
 import { siteWarningCodes } from '../site/codes.js';
 
 const intro: Record<string, string> = {
@@ -55,7 +55,7 @@ export function violationCodesMarkdown(): string {
     table(entries.filter(([c]) => c.startsWith(`${check}.`)));
     if (check === 'site') {
       lines.push('### site warnings', '', siteWarningsIntro, '');
-      table(Object.entries(siteWarningCodes as Record<string, CodeEntry>));
+      table(Object.entries(siteWarningCodes satisfies CodeCatalog));
     }
   }
   return lines.join('\n');

@@ -1,25 +1,5 @@
+import { violationCodes, type CodeCatalog, type CodeEntry, type ViolationCode } from '../codes.js';
 import type { CheckName, Violation } from './violation.js';
-
-/** A catalog entry: the human text of a code, kept apart from where the problem is found. */
-export interface CodeEntry {
-  readonly message: string;
-  readonly suggestion?: string;
-}
-export type CodeCatalog = Readonly<Record<string, CodeEntry>>;
-
-import { checksCodes } from '../checks/codes.js';
-import { inspectCodes } from '../inspect/codes.js';
-import { siteCodes } from '../site/codes.js';
-import { zipCodes } from '../zip/codes.js';
-
-/** The one catalog of every violation code: `<check>.<name>` → message and suggestion. */
-export const violationCodes = {
-  ...zipCodes,
-  ...checksCodes,
-  ...siteCodes,
-  ...inspectCodes,
-} as const satisfies CodeCatalog;
-export type ViolationCode = keyof typeof violationCodes;
 
 type Place = Omit<Violation, 'check' | 'code' | 'message' | 'suggestion' | 'severity'> & {
   severity?: Violation['severity'];

@@ -1,5 +1,3 @@
-import type { Violation } from './violation.js';
-
 /** The checks of a folder report (decisions §4) plus `site` for plain-site conversion. */
 export const checkNames = [
   'archive',
@@ -14,8 +12,19 @@ export const checkNames = [
 
 export const contracts = { 'media-contract': '1.0', 'svc-contract': '1.0' } as const;
 
+/**
+ * What the order reads of a violation, spelled out rather than taken from the schema: violation.ts
+ * imports this module, and the folder checks order their findings without loading zod.
+ */
+export interface Ordered {
+  readonly path: string;
+  readonly code: string;
+  readonly line?: number;
+  readonly column?: number;
+}
+
 /** Deterministic order (path, code, line) so equal folders give byte-equal reports. */
-export function compareViolations(a: Violation, b: Violation): number {
+export function compareViolations(a: Ordered, b: Ordered): number {
   if (a.path !== b.path) return a.path < b.path ? -1 : 1;
   if (a.code !== b.code) return a.code < b.code ? -1 : 1;
   return (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ViolationCode } from '../codes.js';
 import { checkNames } from './contract.js';
 
 // The constants and the order live in contract.ts, which the folder checks import: checking a
@@ -14,10 +15,16 @@ export type CheckOutcome = z.infer<typeof CheckOutcome>;
 export const Severity = z.enum(['error', 'warning']);
 export type Severity = z.infer<typeof Severity>;
 
+/**
+ * A code of the catalog, yet read as any string: a report from a newer service may carry a code
+ * this build does not know, and the API description keeps `code` a plain string.
+ */
+const Code = z.string() as z.ZodType<string> as z.ZodType<ViolationCode, string>;
+
 /** One diagnostic shape everywhere: server, CLI and browser print exactly this JSON. */
 export const Violation = z.object({
   check: CheckName,
-  code: z.string(),
+  code: Code,
   severity: Severity,
   path: z.string(),
   element: z.string().optional(),

@@ -1,5 +1,3 @@
-import type { CodeCatalog } from '../report/codes.js';
-
 /**
  * Violations of plain-site conversion (decisions §5; the API's closed list of `site.*` codes).
  * Any one of them fails the conversion: the answer is the 422 body with `checks.site = "failed"`.
@@ -36,7 +34,7 @@ export const siteCodes = {
     message: 'The site exceeds a size or count limit.',
     suggestion: 'Remove large or unused files.',
   },
-} as const satisfies CodeCatalog;
+} as const;
 
 /**
  * Warnings of a successful conversion (the report's `site.warnings`): what was changed so the
@@ -76,5 +74,5 @@ export const siteWarningCodes = {
     message: 'An element id repeated in its page was renamed so that ids are unique.',
     suggestion: 'Give every element of the page its own id; links to #id lead to the first one.',
   },
-} as const satisfies CodeCatalog;
+} as const;
 export type SiteWarningCode = keyof typeof siteWarningCodes;

@@ -1,5 +1,3 @@
-import type { CodeCatalog } from '../report/codes.js';
-
 /**
  * Codes found while reading a ZIP (decisions §4): `archive.*` for the archive itself, `names.*`
  * for paths that could escape or collide when written anywhere, `limits.*` for sizes and counts.
@@ -112,5 +110,5 @@ export const zipCodes = {
     message: 'The entry is compressed more than allowed, as zip bombs are.',
     suggestion: 'Remove the file, or store it with less compression.',
   },
-} as const satisfies CodeCatalog;
+} as const;
 export type ZipCode = keyof typeof zipCodes;
