@@ -11,7 +11,8 @@ import { compare, planNames, publicUrl, type PageUrlProblem } from './names.js';
 import { dropWarning } from './drop.js';
 import { pageFixes, siteWarning, type SiteWarning } from './page.js';
 import { judgeReferences, type DropOptions, type ReferenceFindings } from './references.js';
-import { applyEdits, urlEdits } from './rewrite.js';
+import { applyEdits } from './edits.js';
+import { urlEdits } from './rewrite.js';
 
 /**
  * Plain data only (no functions), so that a worker can be handed them as they are. Without

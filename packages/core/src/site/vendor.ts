@@ -6,7 +6,8 @@ import { detectSite, type DetectSiteOptions } from './detect.js';
 import { isEmbedLoad } from './drop.js';
 import { readSiteFile, type SiteFile } from './files.js';
 import { cleanSegment, freePath, hash } from './names.js';
-import { applyEdits, rewriteEdits, type Edit, type UrlRewrite } from './rewrite.js';
+import { applyEdits, type Edit } from './edits.js';
+import { rewriteEdits, type UrlRewrite } from './rewrite.js';
 import { resolveUrl, urlBetween } from './urls.js';
 
 // Vendoring (`galley convert --vendor`): what a site loads from other origins is fetched by the
