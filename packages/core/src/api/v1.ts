@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CheckReport } from '../report/violation.js';
 import { controlCharacterOf } from '../checks/rules/text.js';
 import { MediumRef } from '../media/schema.js';
+import { SiteReport, SiteWarning } from '../site/report.js';
 import { Operation, OperationRequest, OperationResult, OutlineEntry } from '../draft/schema.js';
 import { Sha256, StoredNumber, Timestamp, Uuid } from './common.js';
 
@@ -25,19 +26,7 @@ export const Project = z.object({
 });
 export type Project = z.infer<typeof Project>;
 
-export const SiteWarning = z.object({
-  code: z.string(),
-  path: z.string(),
-  target: z.string().nullable(),
-  actual: z.string().nullable(),
-  message: z.string(),
-});
-export const SiteReport = z.object({
-  pages: z.array(z.object({ file: z.string(), public_url: z.string() })),
-  ignored: z.array(z.string()),
-  warnings: z.array(SiteWarning),
-});
-export type SiteReport = z.infer<typeof SiteReport>;
+export { SiteReport, SiteWarning };
 
 export const CreatedProject = Project.extend({ site: SiteReport.optional() });
 export const ProjectList = z.object({

@@ -1,4 +1,3 @@
-import type { SiteReport } from '../api/v1.js';
 import { violation } from '../report/codes.js';
 import type { Folder, MutableFolder } from '../report/folder.js';
 import { orderViolations } from '../checks/check-folder.js';
@@ -9,8 +8,9 @@ import { defaultFolderLimits, type FolderLimits } from '../checks/context.js';
 import { isWrongType, readSiteFile, SiteIndex, type SiteFile } from './files.js';
 import { compare, planNames, publicUrl, type PageUrlProblem } from './names.js';
 import { dropWarning } from './drop.js';
-import { pageFixes, siteWarning, type SiteWarning } from './page.js';
+import { pageFixes, siteWarning } from './page.js';
 import { judgeReferences, type DropOptions, type ReferenceFindings } from './references.js';
+import type { SiteReport, SiteWarning } from './report.js';
 import { applyEdits } from './edits.js';
 import { urlEdits } from './rewrite.js';
 

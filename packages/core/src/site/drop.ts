@@ -1,8 +1,8 @@
 import { attribute, escapeText } from './edits.js';
 import type { UrlFate } from './fate.js';
 import type { PageUrl, Span } from './html.js';
-import type { SiteWarning } from './page.js';
 import { siteWarning } from './page.js';
+import type { SiteWarning } from './report.js';
 
 /** Elements that embed another page: dropped, they leave a link to it (`site.embed_linked`). */
 const embeds: ReadonlySet<string> = new Set(['iframe', 'frame', 'object', 'embed']);

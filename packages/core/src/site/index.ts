@@ -8,7 +8,7 @@ export {
 } from './detect.js';
 export type { DropOptions } from './references.js';
 export { convertSite, type ConvertSiteOptions, type SiteConversion } from './convert.js';
-export type { SiteWarning } from './page.js';
+export type { SiteWarning } from './report.js';
 export { convertSiteZip, isPlainSiteZip, type ConvertSiteZipOptions } from './zip.js';
 export {
   externalLoads,

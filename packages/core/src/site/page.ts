@@ -1,9 +1,7 @@
-import type { SiteReport } from '../api/v1.js';
 import { siteWarningCodes, type SiteWarningCode } from './codes.js';
 import type { SiteFile } from './files.js';
 import { attribute, escapeText, type Edit } from './edits.js';
-
-export type SiteWarning = SiteReport['warnings'][number];
+import type { SiteWarning } from './report.js';
 
 /** A warning of the conversion report, its text from the catalog. */
 export function siteWarning(
