@@ -1,9 +1,8 @@
 import type { Violation } from '../report/violation.js';
 import { violation } from '../report/codes.js';
-import type { Size } from './rules/dimensions.js';
+import type { Size } from '../files/dimensions.js';
+import { canvasFolder, imageCanvasViolation } from '../files/canvas.js';
 import type { FolderCheck, FolderContext } from './context.js';
-
-export const canvasFolder = 'canvas/';
 
 /** `width=300, height=250` → its integer sides (null where absent or not a whole number). */
 export function viewportSize(content: string): { width: number | null; height: number | null } {
@@ -18,20 +17,6 @@ export function viewportSize(content: string): { width: number | null; height: n
     return value !== undefined && /^\d+$/.test(value) ? Number(value) : null;
   };
   return { width: side('width'), height: side('height') };
-}
-
-/** A canvas-sized image: its size compared with the canvas (v1 folders and v2 assets alike). */
-export function imageCanvasViolation(
-  path: string,
-  canvas: Size,
-  size: Size,
-): Violation | undefined {
-  if (size.width === canvas.width && size.height === canvas.height) return undefined;
-  return violation('canvas.size', {
-    path,
-    expected: { width: canvas.width, height: canvas.height },
-    actual: { width: size.width, height: size.height },
-  });
 }
 
 function pageViewportViolation(context: FolderContext, path: string, canvas: Size) {

@@ -1,13 +1,9 @@
 import type { Folder } from '../report/folder.js';
-import { checkNames, compareViolations, contracts } from '../report/contract.js';
+import { checkNames, contracts, orderViolations } from '../report/contract.js';
 import type { CheckName, CheckOutcome, CheckReport, Violation } from '../report/violation.js';
-import {
-  createContext,
-  defaultFolderLimits,
-  type FolderCheck,
-  type FolderLimits,
-  type PageMemo,
-} from './context.js';
+import { defaultFolderLimits, type FolderLimits } from '../files/limits.js';
+import type { PageMemo } from '../files/readers.js';
+import { createContext, type FolderCheck } from './context.js';
 import { checkProject } from './project.js';
 import { namesCheck } from './names.js';
 import { formatsCheck } from './formats.js';
@@ -32,16 +28,6 @@ export interface CheckFolderOptions {
   readonly limits?: Partial<FolderLimits>;
   /** Pages read in earlier runs on the same bytes (see `createPageMemo`). */
   readonly memo?: PageMemo;
-}
-
-/** Deterministic order (path, code, line, column, then the whole record), duplicates dropped. */
-export function orderViolations(violations: readonly Violation[]): Violation[] {
-  const keyed = new Map(violations.map((v) => [JSON.stringify(v), v] as const));
-  return [...keyed]
-    .sort(
-      ([keyA, a], [keyB, b]) => compareViolations(a, b) || (keyA < keyB ? -1 : keyA > keyB ? 1 : 0),
-    )
-    .map(([, v]) => v);
 }
 
 /** Failed where an error was found, else unchecked where the input was unusable, else passed. */

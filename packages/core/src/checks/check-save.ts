@@ -1,7 +1,8 @@
 import type { CheckReport } from '../report/violation.js';
 import type { Folder } from '../report/folder.js';
 import { checkFolder } from './check-folder.js';
-import type { FolderLimits, PageMemo } from './context.js';
+import type { FolderLimits } from '../files/limits.js';
+import type { PageMemo } from '../files/readers.js';
 
 export interface SaveCheckInput {
   /** The project's saved folder. */

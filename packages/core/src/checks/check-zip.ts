@@ -1,8 +1,8 @@
 import type { CheckReport } from '../report/violation.js';
-import { checkNames, contracts } from '../report/contract.js';
+import { checkNames, contracts, orderViolations } from '../report/contract.js';
 import { readZip } from '../zip/read.js';
 import type { ZipLimits } from '../zip/limits.js';
-import { checkFolder, orderViolations, outcomes } from './check-folder.js';
+import { checkFolder, outcomes } from './check-folder.js';
 
 export interface CheckZipOptions {
   readonly limits?: Partial<ZipLimits>;

@@ -1,6 +1,6 @@
 import type { Violation } from '../report/violation.js';
 import type { FolderCheck } from './context.js';
-import { fileFormatViolation } from './rules/file-format.js';
+import { fileFormatViolation } from '../files/file-format.js';
 import { projectFile } from './project.js';
 
 /**

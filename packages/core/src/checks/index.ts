@@ -1,16 +1,8 @@
-export {
-  checkFolder,
-  orderViolations,
-  folderChecks,
-  type CheckFolderOptions,
-} from './check-folder.js';
-export {
-  createPageMemo,
-  defaultFolderLimits,
-  type FolderLimits,
-  type PageMemo,
-  type Project,
-} from './context.js';
+export { checkFolder, folderChecks, type CheckFolderOptions } from './check-folder.js';
+export type { Project } from './context.js';
+// The options of checkFolder, exported with it.
+export { createPageMemo, type PageMemo } from '../files/readers.js';
+export { defaultFolderLimits, type FolderLimits } from '../files/limits.js';
 export { viewportSize } from './canvas.js';
 export { checkZip, type CheckZipOptions } from './check-zip.js';
 export { checkSave, folderWithPage, blocksSave, type SaveCheckInput } from './check-save.js';

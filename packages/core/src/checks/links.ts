@@ -2,9 +2,9 @@ import type { Violation } from '../report/violation.js';
 import { violation } from '../report/codes.js';
 import { formatOfPath } from '../media/catalog.js';
 import type { FolderContext, FolderCheck } from './context.js';
-import { cssReferences } from './html/css.js';
-import { directoryOf, findTarget, isRelativeReference, resolveReference } from './html/resolve.js';
-import { positionFinder, type PageFacts, type Place } from './html/page.js';
+import { cssReferences } from '../html/css.js';
+import { directoryOf, findTarget, isRelativeReference, resolveReference } from '../html/resolve.js';
+import { positionFinder, type PageFacts, type Place } from '../html/page.js';
 
 /** What a reference comes to, whoever writes it from the same folder. */
 type Judgement =

@@ -2,7 +2,7 @@ import type { Violation } from '../report/violation.js';
 import { violation } from '../report/codes.js';
 import { formatOfPath } from '../media/catalog.js';
 import type { FolderCheck, FolderContext } from './context.js';
-import { maxNesting, type PageFacts } from './html/page.js';
+import { maxNesting, type PageFacts } from '../html/page.js';
 
 /** Findings inside one page: a non-empty `<title>`, ids used once. */
 function pageContentViolations(path: string, page: PageFacts): Violation[] {

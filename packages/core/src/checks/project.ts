@@ -4,7 +4,7 @@ import { violation } from '../report/codes.js';
 import { findMedium } from '../media/catalog.js';
 import { schemaUri } from '../schemas/definitions.js';
 import { validateJson } from '../schemas/validate.js';
-import { controlCharacterOf, decodeUtf8 } from './rules/text.js';
+import { controlCharacterOf, decodeUtf8 } from '../files/text.js';
 import type { Project, ProjectState } from './context.js';
 
 export const projectFile = 'project.json';

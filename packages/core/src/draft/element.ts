@@ -1,7 +1,7 @@
 import type { ChildNode } from 'domhandler';
 import { cloneNode, DomHandler, Element, isTag } from 'domhandler';
 import type { Parser } from 'htmlparser2';
-import { maxNesting } from '../checks/html/page.js';
+import { maxNesting } from '../html/page.js';
 import type { OutlineEntry } from './schema.js';
 
 /**

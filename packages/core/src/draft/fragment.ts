@@ -1,7 +1,7 @@
 import type { ChildNode } from 'domhandler';
 import { Element, Text } from 'domhandler';
 import { Parser } from 'htmlparser2';
-import { maxNesting } from '../checks/html/page.js';
+import { maxNesting } from '../html/page.js';
 import { DraftHandler } from './element.js';
 import type { ContentModel } from './html.js';
 import { rawMode, voidElements } from './html.js';

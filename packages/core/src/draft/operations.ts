@@ -1,5 +1,5 @@
 import type { ChildNode, Element, ParentNode } from 'domhandler';
-import { maxNesting } from '../checks/html/page.js';
+import { maxNesting } from '../html/page.js';
 import { forEachElement, heightOf, isElement, isInside } from './dom.js';
 import { cloneDeep } from './element.js';
 import type { DraftError } from './errors.js';

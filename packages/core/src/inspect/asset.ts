@@ -1,8 +1,8 @@
 import type { Folder } from '../report/folder.js';
 import { canvasFormats, findMedium } from '../media/catalog.js';
 import type { Medium, MediumRef } from '../media/schema.js';
-import { createFileReaders, type FileReaders } from '../checks/context.js';
-import { decodeUtf8 } from '../checks/rules/text.js';
+import { createFileReaders, type FileReaders } from '../files/readers.js';
+import { decodeUtf8 } from '../files/text.js';
 import type { Violation } from '../report/violation.js';
 import type { AssetKind } from './inspection.js';
 import { schemaUri } from '../schemas/definitions.js';

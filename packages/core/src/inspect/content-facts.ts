@@ -1,6 +1,6 @@
 import type { Violation } from '../report/violation.js';
-import { fileFormatViolation, type FileReader } from '../checks/rules/file-format.js';
-import type { DimensionResult } from '../checks/rules/dimensions.js';
+import { fileFormatViolation, type FileReader } from '../files/file-format.js';
+import type { DimensionResult } from '../files/dimensions.js';
 
 /**
  * What an inspection reads from one file's content in one format: the `formats` rule its bytes

@@ -18,7 +18,7 @@ import { inspectNames } from './standards/names.js';
 import { inspectFormats } from './standards/formats.js';
 import { inspectCanvas } from './standards/canvas.js';
 import { inspectSchema } from './standards/schema.js';
-import { orderViolations } from '../checks/check-folder.js';
+import { orderViolations } from '../report/contract.js';
 import type { ContentFacts } from './content-facts.js';
 
 /** The standards of an inspection, in report order, with the contract each belongs to. */

@@ -1,5 +1,5 @@
-import { orderViolations } from '../checks/check-folder.js';
-import { nameViolations } from '../checks/rules/names.js';
+import { orderViolations } from '../report/contract.js';
+import { nameViolations } from '../files/names.js';
 import { createAssetContext, type AssetInput } from './asset.js';
 import type { AssetInputError } from './inspection.js';
 import { assetViolation, runStandards } from './inspect.js';

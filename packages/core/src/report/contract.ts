@@ -29,3 +29,13 @@ export function compareViolations(a: Ordered, b: Ordered): number {
   if (a.code !== b.code) return a.code < b.code ? -1 : 1;
   return (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0);
 }
+
+/** Deterministic order (path, code, line, column, then the whole record), duplicates dropped. */
+export function orderViolations<V extends Ordered>(violations: readonly V[]): V[] {
+  const keyed = new Map(violations.map((v) => [JSON.stringify(v), v] as const));
+  return [...keyed]
+    .sort(
+      ([keyA, a], [keyB, b]) => compareViolations(a, b) || (keyA < keyB ? -1 : keyA > keyB ? 1 : 0),
+    )
+    .map(([, v]) => v);
+}

@@ -4,7 +4,7 @@ import { checkNames } from './contract.js';
 
 // The constants and the order live in contract.ts, which the folder checks import: checking a
 // folder never loads zod (the CLI starts faster). Re-exported here for everyone else.
-export { checkNames, compareViolations, contracts } from './contract.js';
+export { checkNames, compareViolations, contracts, orderViolations } from './contract.js';
 
 export const CheckName = z.enum([...checkNames, 'site', 'schema']);
 export type CheckName = z.infer<typeof CheckName>;

@@ -1,10 +1,9 @@
 import { violation } from '../report/codes.js';
 import type { Folder, MutableFolder } from '../report/folder.js';
-import { orderViolations } from '../checks/check-folder.js';
-import { contracts } from '../report/contract.js';
+import { contracts, orderViolations } from '../report/contract.js';
 import type { CheckReport, Violation } from '../report/violation.js';
 import { detectSite, type DetectSiteOptions } from './detect.js';
-import { defaultFolderLimits, type FolderLimits } from '../checks/context.js';
+import { defaultFolderLimits, type FolderLimits } from '../files/limits.js';
 import { isWrongType, readSiteFile, SiteIndex, type SiteFile } from './files.js';
 import { compare, planNames, publicUrl, type PageUrlProblem } from './names.js';
 import { dropWarning } from './drop.js';

@@ -1,4 +1,4 @@
-import { cssReferences } from '../checks/html/css.js';
+import { cssReferences } from '../html/css.js';
 
 /** A URL written in CSS (`url(…)`, `@import`, an `image-set()` string): the span of its text. */
 export interface CssUrl {

@@ -1,9 +1,9 @@
 import { formatOfPath, webFormats } from '../media/catalog.js';
 import type { Violation } from '../report/violation.js';
-import { imageFormats, readDimensions } from '../checks/rules/dimensions.js';
-import { fileFormatViolation } from '../checks/rules/file-format.js';
-import { decodeUtf8 } from '../checks/rules/text.js';
-import { maxNesting } from '../checks/html/page.js';
+import { imageFormats, readDimensions } from '../files/dimensions.js';
+import { fileFormatViolation } from '../files/file-format.js';
+import { decodeUtf8 } from '../files/text.js';
+import { maxNesting } from '../html/page.js';
 import { violation } from '../report/codes.js';
 import { scanCss } from './css.js';
 import { scanPage, type PageScan, type PageUrl } from './html.js';

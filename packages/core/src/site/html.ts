@@ -1,8 +1,8 @@
 import { Parser, type Handler } from 'htmlparser2';
 import { scanCss } from './css.js';
 import { scanSrcset } from './srcset.js';
-import { isHrefAttribute, isSrcsetAttribute, loadingRels } from '../checks/html/references.js';
-import { maxNesting } from '../checks/html/page.js';
+import { isHrefAttribute, isSrcsetAttribute, loadingRels } from '../html/references.js';
+import { maxNesting } from '../html/page.js';
 
 /** A span of the page source, end exclusive. */
 export interface Span {

@@ -2,7 +2,7 @@ import { violation } from '../report/codes.js';
 import type { Violation } from '../report/violation.js';
 import { isWrongType, type SiteFile, type SiteIndex } from './files.js';
 import { lineOf, type PageUrl } from './html.js';
-import { isRelativeReference, resolveReference } from '../checks/html/resolve.js';
+import { isRelativeReference, resolveReference } from '../html/resolve.js';
 import { resolveUrl } from './urls.js';
 import { isEmbedLoad } from './drop.js';
 import type { UrlFate } from './fate.js';

@@ -1,4 +1,4 @@
-import { cleanUrl, resolveReference } from '../checks/html/resolve.js';
+import { cleanUrl, resolveReference } from '../html/resolve.js';
 
 /** What a URL written in a page or style sheet points at. */
 export type UrlTarget =

@@ -1,4 +1,4 @@
-import { cleanUrl } from '../checks/html/resolve.js';
+import { cleanUrl } from '../html/resolve.js';
 import { formatOfPath } from '../media/catalog.js';
 import type { Folder, MutableFolder } from '../report/folder.js';
 import { cssUrlText, scanCss } from './css.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cssReferences } from '../../src/checks/html/css.js';
+import { cssReferences } from '../../src/html/css.js';
 
 const urlsOf = (css: string) => cssReferences(css).map((ref) => ref.url);
 const evil = 'https://evil.example/a.png';

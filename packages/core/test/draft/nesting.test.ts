@@ -2,7 +2,7 @@ import { Parser } from 'htmlparser2';
 import { describe, expect, it, vi } from 'vitest';
 import type { Operation } from '@galley/core';
 import { Draft } from '@galley/core';
-import { readPage } from '../../src/checks/html/page.js';
+import { readPage } from '../../src/html/page.js';
 import { draftOf } from './support/drafts.js';
 
 /**

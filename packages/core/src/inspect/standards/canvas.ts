@@ -1,7 +1,7 @@
 import type { Violation } from '../../report/violation.js';
 import { violation } from '../../report/codes.js';
-import { imageCanvasViolation, canvasFolder } from '../../checks/canvas.js';
-import type { Size } from '../../checks/rules/dimensions.js';
+import { imageCanvasViolation, canvasFolder } from '../../files/canvas.js';
+import type { Size } from '../../files/dimensions.js';
 import type { AssetContext, StandardFindings } from '../asset.js';
 
 /** The sizes of the images among `paths`; those that cannot be read are listed apart. */

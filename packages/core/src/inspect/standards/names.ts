@@ -1,5 +1,5 @@
 import { violation } from '../../report/codes.js';
-import { nameViolations } from '../../checks/rules/names.js';
+import { nameViolations } from '../../files/names.js';
 import {
   productionFile,
   productionFolders,

@@ -1,4 +1,4 @@
-import type { Folder } from '../../report/folder.js';
+import type { Folder } from '../report/folder.js';
 
 export type ResolvedReference =
   /** Nothing to load or check: empty, a fragment, `data:`, `mailto:` and the like. */

@@ -1,4 +1,4 @@
-import { textFormats } from '../../media/catalog.js';
+import { textFormats } from '../media/catalog.js';
 import { looksBinary } from './text.js';
 
 const ascii = (bytes: Uint8Array, start: number, text: string): boolean => {

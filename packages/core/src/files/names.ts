@@ -1,5 +1,5 @@
-import type { Violation } from '../../report/violation.js';
-import { violation } from '../../report/codes.js';
+import type { Violation } from '../report/violation.js';
+import { violation } from '../report/codes.js';
 
 export const maxPathBytes = 200;
 const utf8 = new TextEncoder();

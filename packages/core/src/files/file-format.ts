@@ -1,6 +1,6 @@
-import type { Violation } from '../../report/violation.js';
-import { violation } from '../../report/codes.js';
-import { formatOfPath, webFormats } from '../../media/catalog.js';
+import type { Violation } from '../report/violation.js';
+import { violation } from '../report/codes.js';
+import { formatOfPath, webFormats } from '../media/catalog.js';
 import { maxPixels, maxSide, withinBounds, type DimensionResult } from './dimensions.js';
 import { sniffMatches } from './sniff.js';
 import { maxNesting } from '../html/page.js';
