@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { byId, fill, h, time } from './dom.js';
 import type { Child } from './dom.js';
 import { library } from './library.js';
-import type { ProjectView } from './project.js';
+import type { ProjectView } from './project-view.js';
 
 type Lock = z.output<typeof v1.Lock>;
 type UnsavedDraft = z.output<typeof v1.UnsavedDraft>;

@@ -4,7 +4,7 @@ import { byId, dataTable, fill, h, text, time, within } from './dom.js';
 import type { Row } from './dom.js';
 import { ask } from './dialog.js';
 import { allPages, library } from './library.js';
-import type { ProjectView } from './project.js';
+import type { ProjectView } from './project-view.js';
 
 type History = z.output<typeof v1.History>;
 type HistoryEntry = History['entries'][number];

@@ -4,28 +4,14 @@ import { byId, dataTable, fill, h, onSubmit, say, ScreenError, text, time, withi
 import type { Child, Row } from './dom.js';
 import { ask } from './dialog.js';
 import { allPages, library, screenClient } from './library.js';
-import type { Client } from './library.js';
 import { showMembers } from './project-members.js';
 import { showConfirmations, showHistory } from './project-versions.js';
 import { EDITING_POLL_MS, showLock, unsavedMark } from './project-editing.js';
 import { failureView } from './views.js';
 import { keepTimesCurrent } from './when.js';
-import type { Failure } from '../result.js';
+import type { Project, ProjectView } from './project-view.js';
 
-type Project = z.output<typeof v1.Project>;
 type Page = z.output<typeof v1.Page>;
-
-/** What the parts of the project page share: the client, the ids, and a way to say things. */
-export interface ProjectView {
-  readonly client: Client;
-  readonly projectId: string;
-  readonly accountId: string;
-  project: Project;
-  /** Re-reads everything after a change. */
-  refresh(): Promise<void>;
-  report(failure: Failure): void;
-  status(message: string): void;
-}
 
 /** One project: summary, rename, pages, members, history, confirmations, export, delete. */
 export async function startProject(): Promise<void> {
