@@ -11,15 +11,22 @@ export type { OfficeCredentials } from './first-start.js';
 export { createLogger } from './http/logging.js';
 export {
   HttpProblem,
-  problem,
+  defineProblems,
+  problemOf,
   sendProblem,
   problemType,
   PLATFORM_PROBLEMS,
   PROBLEM_CONTENT_TYPE,
 } from './http/problem.js';
-export type { ProblemBody, PlatformProblemCode } from './http/problem.js';
-export { parseInput, parseBody, parseQuery, fieldErrors } from './http/parse.js';
-export type { FieldErrors } from './http/parse.js';
+export type {
+  ProblemBody,
+  ProblemCatalog,
+  ProblemKind,
+  ProblemOptions,
+  PlatformProblemCode,
+} from './http/problem.js';
+export { parseInput, parseBody, parseQuery, fieldErrors, fieldErrorsOf } from './http/parse.js';
+export type { FieldError, FieldErrors } from './http/parse.js';
 export {
   editorClientOf,
   isValidEditorClient,

@@ -4,7 +4,7 @@ import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
 import type { Store } from '@galley/store';
 import type { Deps } from '../deps.js';
 import { isWriteMethod } from '../http/editor-client.js';
-import { problem } from '../http/problem.js';
+import { problemOf } from '../http/problem.js';
 import type { AuthState } from './context.js';
 import { authOf, sessionAuthOf, setAuthState } from './context.js';
 
@@ -87,7 +87,9 @@ export const requireAuth: RequestHandler = (req, _res, next) => {
     const sent = Buffer.from(req.get('x-csrf-token') ?? '');
     const expected = Buffer.from(auth.csrfToken);
     if (sent.length !== expected.length || !timingSafeEqual(sent, expected)) {
-      throw problem(403, 'csrf_failed', 'Writes from the screen need the X-CSRF-Token header.');
+      throw problemOf('csrf_failed', {
+        detail: 'Writes from the screen need the X-CSRF-Token header.',
+      });
     }
   }
   next();

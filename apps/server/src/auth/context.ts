@@ -1,6 +1,6 @@
 import type { Account } from '@galley/store';
 import type { Request } from 'express';
-import { problem } from '../http/problem.js';
+import { problemOf } from '../http/problem.js';
 
 /** Who is calling, and how they proved it. */
 export type AuthContext =
@@ -36,12 +36,15 @@ const FAILURE_DETAIL: Record<AuthFailure, string> = {
 export function authOf(req: Request): AuthContext {
   const state = states.get(req) ?? { ok: false, failure: 'missing' };
   if (state.ok) return state.auth;
-  const p = problem(401, 'unauthorized', FAILURE_DETAIL[state.failure]);
-  p.headers['WWW-Authenticate'] =
-    state.failure === 'missing'
-      ? 'Bearer realm="galley"'
-      : 'Bearer realm="galley", error="invalid_token"';
-  throw p;
+  throw problemOf('unauthorized', {
+    detail: FAILURE_DETAIL[state.failure],
+    headers: {
+      'WWW-Authenticate':
+        state.failure === 'missing'
+          ? 'Bearer realm="galley"'
+          : 'Bearer realm="galley", error="invalid_token"',
+    },
+  });
 }
 
 export type SessionAuth = Extract<AuthContext, { via: 'session' }>;
@@ -50,5 +53,5 @@ export type SessionAuth = Extract<AuthContext, { via: 'session' }>;
 export function sessionAuthOf(req: Request): SessionAuth {
   const auth = authOf(req);
   if (auth.via === 'session') return auth;
-  throw problem(403, 'session_required', 'This needs a screen session, not an API token.');
+  throw problemOf('session_required', { detail: 'This needs a screen session, not an API token.' });
 }

@@ -7,7 +7,7 @@ import type { Account, TokenRecord } from '@galley/store';
 import type { Deps } from '../deps.js';
 import { decodeCursor, nextPageUrl, pageOf } from '../http/paging.js';
 import { parseBody, parseQuery } from '../http/parse.js';
-import { problem } from '../http/problem.js';
+import { problemOf } from '../http/problem.js';
 import { requireAuth, requireSession, sessionCookie } from './authenticate.js';
 import { authOf, sessionAuthOf } from './context.js';
 
@@ -47,7 +47,8 @@ export function authRouter({ store, config }: Deps): Router {
   router.post('/login', async (req, res) => {
     const { email, password } = await parseBody(req, res, LoginBody, limit);
     const account = await store.accounts.verifyLogin(email, password);
-    if (!account) throw problem(401, 'invalid_credentials', 'The e-mail or the password is wrong.');
+    if (!account)
+      throw problemOf('invalid_credentials', { detail: 'The e-mail or the password is wrong.' });
     const ttl = config.sessionTtlSeconds;
     // Sign-ins are rare: a good moment to drop sessions that ended, without a timer.
     await store.sessions.purgeExpired();
@@ -96,7 +97,7 @@ export function authRouter({ store, config }: Deps): Router {
   router.get('/tokens/:id', requireAuth, requireSession, async (req, res) => {
     const tokens = await store.tokens.list(authOf(req).account.accountNumber);
     const token = tokens.find((candidate) => candidate.id === req.params.id);
-    if (!token) throw problem(404, 'not_found', 'No such token.');
+    if (!token) throw problemOf('not_found', { detail: 'No such token.' });
     res.json(tokenListing(token));
   });
 
@@ -115,12 +116,13 @@ export function authRouter({ store, config }: Deps): Router {
   router.delete('/tokens/:id', requireAuth, requireSession, async (req, res) => {
     const idOrPrefix = String(req.params.id);
     // No token is named with U+0000, and PostgreSQL cannot even look for one (see http/parse.ts).
-    if (idOrPrefix.includes('\0')) throw problem(404, 'not_found', 'No such active token.');
+    if (idOrPrefix.includes('\0'))
+      throw problemOf('not_found', { detail: 'No such active token.' });
     const revoked = await store.tokens.revoke({
       accountNumber: authOf(req).account.accountNumber,
       idOrPrefix,
     });
-    if (!revoked) throw problem(404, 'not_found', 'No such active token.');
+    if (!revoked) throw problemOf('not_found', { detail: 'No such active token.' });
     res.status(204).end();
   });
 

@@ -3,7 +3,7 @@ import type { Store } from '@galley/store';
 import { z } from 'zod';
 import { stillAuthenticated } from '../auth/authenticate.js';
 import { authOf } from '../auth/context.js';
-import { problem } from '../http/problem.js';
+import { problemOf } from '../http/problem.js';
 import type { ApiRouter } from '../openapi/api-router.js';
 import type { EventStreams } from './streams.js';
 
@@ -71,7 +71,10 @@ export function eventStreamRoute(api: ApiRouter, options: EventRouteOptions): vo
       if (header !== undefined && header !== '') {
         const parsed = LastEventId.safeParse(header.trim());
         if (!parsed.success) {
-          throw problem(400, 'validation_failed', 'Last-Event-ID must be an event’s number.');
+          throw problemOf('validation_failed', {
+            detail: 'Last-Event-ID must be an event’s number.',
+            status: 400,
+          });
         }
         lastEventId = parsed.data;
       }

@@ -1,7 +1,7 @@
 import type { EventRecord, Store } from '@galley/store';
 import type { Response } from 'express';
 import type { Logger } from 'pino';
-import { HttpProblem, problem } from '../http/problem.js';
+import { problemOf } from '../http/problem.js';
 import type { EventHub } from './hub.js';
 import { ProjectAudience } from './audience.js';
 import { HEARTBEAT_MS, StreamCounts, eventChunk, startEventStream, writeEvent } from './sse.js';
@@ -82,13 +82,11 @@ export class EventStreams {
     head: boolean;
   }): Promise<void> {
     const { res, accountNumber } = input;
-    if (this.#closed) throw problem(503, 'stopping', 'The server is stopping; connect again.');
+    if (this.#closed)
+      throw problemOf('stopping', { detail: 'The server is stopping; connect again.' });
     await this.#hub.start();
     if (!this.#counts.take(accountNumber)) {
-      throw new HttpProblem({
-        status: 429,
-        code: 'too_many_streams',
-        title: 'Too many event streams',
+      throw problemOf('too_many_streams', {
         detail: `At most ${this.#counts.max} event streams may be open per account; close one first.`,
         headers: { 'Retry-After': '5' },
       });

@@ -3,7 +3,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { RequestHandler } from 'express';
 import { API_SECURITY_HEADERS } from './answer-headers.js';
-import { HttpProblem, problem, PROBLEM_CONTENT_TYPE } from './problem.js';
+import { problemOf, PROBLEM_CONTENT_TYPE } from './problem.js';
+import type { HttpProblem } from './problem.js';
 
 /**
  * What Node's HTTP parser refuses before any route runs (a malformed request line or header,
@@ -19,10 +20,10 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   }
   const refusal =
     error.code === 'HPE_HEADER_OVERFLOW'
-      ? problem(431, 'headers_too_large', 'The request line or headers are too large.')
+      ? problemOf('headers_too_large', { detail: 'The request line or headers are too large.' })
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? problem(408, 'request_timeout', 'The request was not received in time.')
-        : problem(400, 'bad_request', 'The request is not valid HTTP.');
+        ? problemOf('request_timeout', { detail: 'The request was not received in time.' })
+        : problemOf('bad_request', { detail: 'The request is not valid HTTP.' });
   const body = JSON.stringify(refusal.toBody());
   socket.end(
     [
@@ -46,9 +47,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
 export const refuseBadRequestHead: RequestHandler = (req, _res, next) => {
   const { expect, host } = req.headers;
   if (host === undefined && req.httpVersion === '1.1') {
-    throw new HttpProblem({
-      status: 400,
-      code: 'bad_request',
+    throw problemOf('bad_request', {
       detail: 'An HTTP/1.1 request needs a Host header.',
       headers: { Connection: 'close' },
     });
@@ -57,9 +56,7 @@ export const refuseBadRequestHead: RequestHandler = (req, _res, next) => {
     next();
     return;
   }
-  throw new HttpProblem({
-    status: 417,
-    code: 'expectation_failed',
+  throw problemOf('expectation_failed', {
     detail: 'Only `Expect: 100-continue` is understood.',
     headers: { Connection: 'close' },
   });

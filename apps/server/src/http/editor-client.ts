@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { problem } from './problem.js';
+import { problemOf } from './problem.js';
 
 /** ASCII letters and digits and `.` `_` `:` `-`, 1 to 64 characters (decisions §8). */
 export const EDITOR_CLIENT_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -15,13 +15,12 @@ export function isValidEditorClient(value: unknown): value is string {
 export function editorClientOf(req: Request): string {
   const value = req.get('x-editor-client');
   if (isValidEditorClient(value)) return value;
-  throw problem(
-    400,
-    'invalid_editor_client',
-    value === undefined
-      ? 'Writes need an X-Editor-Client header.'
-      : 'X-Editor-Client must be 1 to 64 ASCII letters, digits or . _ : -',
-  );
+  throw problemOf('invalid_editor_client', {
+    detail:
+      value === undefined
+        ? 'Writes need an X-Editor-Client header.'
+        : 'X-Editor-Client must be 1 to 64 ASCII letters, digits or . _ : -',
+  });
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -2,9 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { storageFailureOf } from '@galley/store';
-import { NUL_REASON } from './parse.js';
+import { fieldErrorsOf, NUL_REASON } from './parse.js';
 import { discardRest } from './discard-rest.js';
-import { HttpProblem, problem, sendProblem } from './problem.js';
+import { HttpProblem, problemOf, sendProblem } from './problem.js';
 
 /** The last route: anything unmatched is a 404 problem. */
 /**
@@ -18,14 +18,12 @@ export function notFound(
   return (req) => {
     const allowed = allowedAt(req.path);
     if (allowed.length > 0) {
-      throw new HttpProblem({
-        status: 405,
-        code: 'method_not_allowed',
+      throw problemOf('method_not_allowed', {
         detail: `${req.method} is not allowed at ${req.path}; it takes ${allowed.join(', ')}.`,
         headers: { Allow: allowed.join(', ') },
       });
     }
-    throw problem(404, 'not_found', `Nothing at ${req.method} ${req.path}.`);
+    throw problemOf('not_found', { detail: `Nothing at ${req.method} ${req.path}.` });
   };
 }
 
@@ -70,7 +68,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     logger.error({ err: error, reqId: req.id }, 'unexpected error');
-    sendProblem(res, problem(500, 'internal_error', 'The server could not answer this request.'));
+    sendProblem(
+      res,
+      problemOf('internal_error', { detail: 'The server could not answer this request.' }),
+    );
   };
 }
 
@@ -104,21 +105,13 @@ const STORAGE_RETRY_AFTER_SECONDS = 5;
 
 /** 503 with `Retry-After`: the database or the data folder cannot be reached or written. */
 export const storageUnavailable = () =>
-  new HttpProblem({
-    status: 503,
-    code: 'storage_unavailable',
-    title: 'Storage unavailable',
+  problemOf('storage_unavailable', {
     detail: 'The service cannot reach or write its storage just now. Try again shortly.',
     headers: { 'Retry-After': String(STORAGE_RETRY_AFTER_SECONDS) },
   });
 
 const storageFull = () =>
-  new HttpProblem({
-    status: 507,
-    code: 'storage_full',
-    title: 'Storage full',
-    detail: 'The service has no room left to store this.',
-  });
+  problemOf('storage_full', { detail: 'The service has no room left to store this.' });
 
 /** The error a request raises when its client disconnects before the body is in. */
 function isClientGone(error: unknown, req: IncomingMessage): boolean {
@@ -135,12 +128,11 @@ function unstorableText(error: unknown): HttpProblem | null {
   let e: unknown = error;
   for (let depth = 0; depth < 8 && typeof e === 'object' && e !== null; depth++) {
     if ((e as { code?: unknown }).code === '22021') {
-      return problem(
-        422,
-        'validation_failed',
-        'The request holds text that cannot be stored (U+0000, or characters outside UTF-8).',
-        { errors: { '': [NUL_REASON] } },
-      );
+      return problemOf('validation_failed', {
+        detail:
+          'The request holds text that cannot be stored (U+0000, or characters outside UTF-8).',
+        extras: { errors: fieldErrorsOf([['', NUL_REASON]]) },
+      });
     }
     e = (e as { cause?: unknown }).cause;
   }
@@ -153,27 +145,26 @@ function fromClientError(error: unknown): HttpProblem | null {
   const e = error as { type?: unknown; status?: unknown; statusCode?: unknown; expose?: unknown };
   switch (e.type) {
     case 'entity.parse.failed':
-      return problem(400, 'malformed_json', 'The body is not valid JSON.');
+      return problemOf('malformed_json', { detail: 'The body is not valid JSON.' });
     case 'entity.too.large':
-      return problem(413, 'body_too_large', 'The body is larger than this endpoint accepts.');
+      return problemOf('body_too_large', {
+        detail: 'The body is larger than this endpoint accepts.',
+      });
     case 'charset.unsupported':
     case 'encoding.unsupported':
-      return problem(
-        415,
-        'unsupported_media_type',
-        'The body encoding or charset is not supported.',
-      );
+      return problemOf('unsupported_media_type', {
+        detail: 'The body encoding or charset is not supported.',
+      });
     case 'request.aborted':
     case 'request.size.invalid':
-      return problem(400, 'bad_request', 'The body was incomplete.');
+      return problemOf('bad_request', { detail: 'The body was incomplete.' });
   }
   const status = typeof e.status === 'number' ? e.status : e.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500 && e.expose !== false) {
-    return problem(
+    return problemOf(status === 404 ? 'not_found' : 'bad_request', {
+      detail: 'The request could not be read.',
       status,
-      status === 404 ? 'not_found' : 'bad_request',
-      'The request could not be read.',
-    );
+    });
   }
   return null;
 }

@@ -1,8 +1,9 @@
 import type { Request } from 'express';
 import busboy from 'busboy';
 import type { Readable } from 'node:stream';
-import { addFieldError, newFieldErrors, NUL_REASON, validationFailed } from './parse.js';
-import { problem } from './problem.js';
+import { NUL_REASON, validationFailed } from './parse.js';
+import type { FieldError } from './parse.js';
+import { problemOf } from './problem.js';
 import { declaredLength } from './json-body.js';
 import { refuseContentEncoding } from './raw-body.js';
 
@@ -53,7 +54,9 @@ export async function streamMultipart<T>(
     declaredLength(req) >
     options.maxFileBytes + (maxFields + 8) * (maxFieldBytes + PART_HEAD_BYTES)
   ) {
-    throw problem(413, 'body_too_large', `The file is larger than ${options.maxFileBytes} bytes.`);
+    throw problemOf('body_too_large', {
+      detail: `The file is larger than ${options.maxFileBytes} bytes.`,
+    });
   }
   let parser: busboy.Busboy;
   try {
@@ -69,11 +72,11 @@ export async function streamMultipart<T>(
       },
     });
   } catch {
-    throw problem(400, 'invalid_multipart', 'The body must be multipart/form-data.');
+    throw problemOf('invalid_multipart', { detail: 'The body must be multipart/form-data.' });
   }
 
   const fields = Object.create(null) as Record<string, string>;
-  const refused = newFieldErrors();
+  const refusals: FieldError[] = [];
   let file: StreamedMultipart<T>['file'] = null;
   let fileSeen = false;
   let consuming: Promise<void> = Promise.resolve();
@@ -81,14 +84,14 @@ export async function streamMultipart<T>(
 
   parser.on('field', (name, value, info) => {
     if (info.valueTruncated)
-      state.failure ??= problem(413, 'body_too_large', `The field ${name} is too long.`);
-    if (name === options.fileField) addFieldError(refused, name, 'must be a file part, not text');
+      state.failure ??= problemOf('body_too_large', { detail: `The field ${name} is too long.` });
+    if (name === options.fileField) refusals.push([name, 'must be a file part, not text']);
     // busboy decodes bytes that are not UTF-8 (or the part's charset) as U+FFFD: refused, not
     // kept as a changed text. No title needs the replacement character itself.
-    else if (value.includes('\uFFFD')) addFieldError(refused, name, NOT_UTF8_REASON);
+    else if (value.includes('\uFFFD')) refusals.push([name, NOT_UTF8_REASON]);
     // Text a store keeps must not hold U+0000 (as in JSON bodies, see `unstorableFields`).
-    else if (name.includes('\0') || value.includes('\0')) addFieldError(refused, name, NUL_REASON);
-    else if (Object.hasOwn(fields, name)) addFieldError(refused, name, 'given more than once');
+    else if (name.includes('\0') || value.includes('\0')) refusals.push([name, NUL_REASON]);
+    else if (Object.hasOwn(fields, name)) refusals.push([name, 'given more than once']);
     else fields[name] = value;
   });
   let reading: Readable | null = null;
@@ -97,7 +100,7 @@ export async function streamMultipart<T>(
     finish = resolve;
     parser.on('close', resolve);
     parser.on('error', () =>
-      reject(problem(400, 'invalid_multipart', 'The multipart body is malformed.')),
+      reject(problemOf('invalid_multipart', { detail: 'The multipart body is malformed.' })),
     );
     req.on('error', reject);
     // A client gone mid-file never lets busboy end that file: end it here, so its consumer
@@ -119,11 +122,10 @@ export async function streamMultipart<T>(
     // A body cut short makes busboy fail the file stream too; the parser's error answers it.
     stream.on('error', () => undefined);
     if (name !== options.fileField || fileSeen || state.failure) {
-      addFieldError(
-        refused,
+      refusals.push([
         name,
         name === options.fileField ? 'only one file is accepted' : 'unexpected file',
-      );
+      ]);
       stream.resume();
       return;
     }
@@ -136,11 +138,9 @@ export async function streamMultipart<T>(
       },
       (error: unknown) => {
         if (error instanceof TooLarge) {
-          state.failure ??= problem(
-            413,
-            'body_too_large',
-            `The file is larger than ${options.maxFileBytes} bytes.`,
-          );
+          state.failure ??= problemOf('body_too_large', {
+            detail: `The file is larger than ${options.maxFileBytes} bytes.`,
+          });
           stopReading();
           return;
         }
@@ -151,7 +151,7 @@ export async function streamMultipart<T>(
   });
   for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {
     parser.on(limit, () => {
-      state.failure ??= problem(413, 'body_too_large', 'The form has too many parts.');
+      state.failure ??= problemOf('body_too_large', { detail: 'The form has too many parts.' });
     });
   }
 
@@ -162,9 +162,7 @@ export async function streamMultipart<T>(
     await consuming;
   }
   if (state.failure) throw state.failure;
-  if (Object.keys(refused).length) {
-    throw validationFailed(refused);
-  }
+  if (refusals.length) throw validationFailed(refusals);
   return { file, fields };
 }
 

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
-import { unstorableFields } from './parse.js';
-import { problem } from './problem.js';
+import { fieldErrorsOf, unstorableFields } from './parse.js';
+import { problemOf } from './problem.js';
 
 /**
  * Opaque `page` cursors of both interfaces: base64url JSON of where the previous page ended.
@@ -27,14 +27,15 @@ export function decodeCursor<S extends z.ZodType>(
     value = undefined;
   }
   const parsed = schema.safeParse(value);
-  if (parsed.success && Object.keys(unstorableFields(value)).length === 0) return parsed.data;
+  if (parsed.success && unstorableFields(value).length === 0) return parsed.data;
   throw invalidCursor();
 }
 
 /** 422 on `page`: a cursor this list did not make, or one that no longer fits it. */
 export function invalidCursor() {
-  return problem(422, 'validation_failed', 'The page cursor is not valid.', {
-    errors: { page: ['not a page cursor of this list'] },
+  return problemOf('validation_failed', {
+    detail: 'The page cursor is not valid.',
+    extras: { errors: fieldErrorsOf([['page', 'not a page cursor of this list']]) },
   });
 }
 

@@ -1,23 +1,24 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { hasJsonBody, readJson } from './json-body.js';
-import { problem } from './problem.js';
+import { problemOf } from './problem.js';
 import type { HttpProblem } from './problem.js';
 
 /** Field path → reasons, as answered in a 422's `errors` (`""` is the value as a whole). */
 export type FieldErrors = Record<string, string[]>;
 
-/**
- * An empty `errors` map. Keys come from the request (field and parameter names), so it has no
- * prototype: a field named `constructor` or `__proto__` is an entry like any other.
- */
-export function newFieldErrors(): FieldErrors {
-  return Object.create(null) as FieldErrors;
-}
+/** One reason a request field is refused: its path (`""` for the value as a whole), and why. */
+export type FieldError = readonly [field: string, reason: string];
 
-/** Adds `reason` to the entry of `field`. */
-export function addFieldError(errors: FieldErrors, field: string, reason: string): void {
-  (errors[field] ??= []).push(reason);
+/**
+ * The `errors` of these reasons, in their order (a field named twice has both). Keys come from
+ * the request (field and parameter names), so the map has no prototype: a field named
+ * `constructor` or `__proto__` is an entry like any other.
+ */
+export function fieldErrorsOf(reasons: Iterable<FieldError>): FieldErrors {
+  const errors = Object.create(null) as FieldErrors;
+  for (const [field, reason] of reasons) (errors[field] ??= []).push(reason);
+  return errors;
 }
 
 /**
@@ -31,19 +32,24 @@ export const MAX_LISTED_FIELDS = 100;
  * `omitted`: fields left out past MAX_LISTED_FIELDS.
  */
 export function fieldErrors(error: z.ZodError): { errors: FieldErrors; omitted: number } {
-  const errors = newFieldErrors();
-  let listed = 0;
+  const { reasons, omitted } = zodReasons(error);
+  return { errors: fieldErrorsOf(reasons), omitted };
+}
+
+function zodReasons(error: z.ZodError): { reasons: FieldError[]; omitted: number } {
+  const listed = new Set<string>();
+  const kept: FieldError[] = [];
   let omitted = 0;
   const add = (path: PropertyKey[], reason: string) => {
     const field = path.map(String).join('.');
-    if (!(field in errors)) {
-      if (listed === MAX_LISTED_FIELDS) {
+    if (!listed.has(field)) {
+      if (listed.size === MAX_LISTED_FIELDS) {
         omitted += 1;
         return;
       }
-      listed += 1;
+      listed.add(field);
     }
-    addFieldError(errors, field, reason);
+    kept.push([field, reason]);
   };
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
@@ -52,21 +58,23 @@ export function fieldErrors(error: z.ZodError): { errors: FieldErrors; omitted: 
       add(issue.path, issue.message);
     }
   }
-  return { errors, omitted };
+  return { reasons: kept, omitted };
 }
 
 /**
- * 422 `validation_failed` with `errors`; `detail` names the fields (`omitted` more are counted).
+ * 422 `validation_failed` with the `errors` of these reasons; `detail` names the fields (`omitted`
+ * more are counted).
  */
-export function validationFailed(errors: FieldErrors, omitted = 0): HttpProblem {
+export function validationFailed(reasons: Iterable<FieldError>, omitted = 0): HttpProblem {
+  const errors = fieldErrorsOf(reasons);
   const fields = Object.keys(errors).filter((k) => k !== '');
   const more = omitted > 0 ? ` and ${omitted} more` : '';
-  return problem(
-    422,
-    'validation_failed',
-    fields.length ? `Invalid fields: ${fields.join(', ')}${more}.` : 'The request is not valid.',
-    { errors },
-  );
+  return problemOf('validation_failed', {
+    detail: fields.length
+      ? `Invalid fields: ${fields.join(', ')}${more}.`
+      : 'The request is not valid.',
+    extras: { errors },
+  });
 }
 
 /** The reason given for text that holds U+0000 (PostgreSQL cannot store it; no text needs it). */
@@ -100,13 +108,13 @@ export interface InputOptions {
 
 /**
  * Keys and strings of `value`, wherever they are, that hold U+0000 or a lone surrogate (JSON's
- * `\ud800` escape), as `errors` (dotted paths, like `fieldErrors`). PostgreSQL refuses U+0000
+ * `\ud800` escape), as reasons of `errors` (dotted paths, like `fieldErrors`). PostgreSQL refuses U+0000
  * where SQLite keeps it, and a lone surrogate has no UTF-8 form (a saved page would silently
  * hold U+FFFD instead), so every request is refused alike before it reaches a store. Walked
  * breadth first, without recursion.
  */
-export function unstorableFields(value: unknown, verbatim: VerbatimPaths = []): FieldErrors {
-  const out = newFieldErrors();
+export function unstorableFields(value: unknown, verbatim: VerbatimPaths = []): FieldError[] {
+  const out: FieldError[] = [];
   const skip = verbatim.map((pattern) => pattern.split('.'));
   // Each entry names its parent's place in the queue: a path is spelled out only when needed.
   const queue: Array<{ item: unknown; parent: number; key: string }> = [
@@ -123,7 +131,7 @@ export function unstorableFields(value: unknown, verbatim: VerbatimPaths = []): 
     if (typeof item === 'string') {
       const reason = unstorable(item);
       if (reason !== undefined) {
-        addFieldError(out, pathOf(i).join('.'), reason);
+        out.push([pathOf(i).join('.'), reason]);
         found++;
       }
     } else if (typeof item === 'object' && item !== null) {
@@ -134,7 +142,7 @@ export function unstorableFields(value: unknown, verbatim: VerbatimPaths = []): 
       for (const key of Object.keys(item)) {
         const reason = unstorable(key);
         if (reason !== undefined) {
-          addFieldError(out, pathOf(i, key).join('.'), reason);
+          out.push([pathOf(i, key).join('.'), reason]);
           found++;
         }
         const child = (item as Record<string, unknown>)[key];
@@ -161,15 +169,11 @@ export function parseInput<S extends z.ZodType>(
 ): z.output<S> {
   const nul = unstorableFields(value, options.verbatim);
   const result = schema.safeParse(value);
-  const clean = Object.keys(nul).length === 0;
-  if (result.success && clean) return result.data;
-  const { errors, omitted } = result.success
-    ? { errors: newFieldErrors(), omitted: 0 }
-    : fieldErrors(result.error);
-  for (const [field, reasons] of Object.entries(nul)) {
-    for (const reason of reasons) addFieldError(errors, field, reason);
-  }
-  throw validationFailed(errors, omitted);
+  if (result.success && nul.length === 0) return result.data;
+  const { reasons, omitted } = result.success
+    ? { reasons: [], omitted: 0 }
+    : zodReasons(result.error);
+  throw validationFailed([...reasons, ...nul], omitted);
 }
 
 /** JSON nested deeper than this is refused (422) before any schema or route code walks it. */
@@ -204,11 +208,9 @@ export async function parseBody<S extends z.ZodType>(
 ): Promise<z.output<S>> {
   await readJson(req, res, limitBytes);
   if (!hasJsonBody(req)) {
-    throw problem(
-      400,
-      'body_required',
-      'A JSON body is required (Content-Type: application/json).',
-    );
+    throw problemOf('body_required', {
+      detail: 'A JSON body is required (Content-Type: application/json).',
+    });
   }
   return validBody(schema, req.body, options);
 }
@@ -229,7 +231,9 @@ export async function parseOptionalBody<S extends z.ZodType>(
   if (!sent) return parseInput(schema, {});
   await readJson(req, res, limitBytes);
   if (req.body === undefined) {
-    throw problem(400, 'body_required', 'The body must be JSON (Content-Type: application/json).');
+    throw problemOf('body_required', {
+      detail: 'The body must be JSON (Content-Type: application/json).',
+    });
   }
   return validBody(schema, hasJsonBody(req) ? req.body : {});
 }
@@ -248,8 +252,9 @@ function validBody<S extends z.ZodType>(
   options: InputOptions = {},
 ): z.output<S> {
   if (nestedDeeperThan(value, MAX_JSON_DEPTH)) {
-    throw problem(422, 'validation_failed', 'The body is nested too deeply.', {
-      errors: { '': [`JSON nested deeper than ${MAX_JSON_DEPTH} levels`] },
+    throw problemOf('validation_failed', {
+      detail: 'The body is nested too deeply.',
+      extras: { errors: fieldErrorsOf([['', `JSON nested deeper than ${MAX_JSON_DEPTH} levels`]]) },
     });
   }
   return parseInput(schema, value, options);

@@ -13,7 +13,7 @@ import type { Store } from '@galley/store';
 import { maybeAuth } from '../auth/context.js';
 import { CoalescedCounter } from './coalesced-counter.js';
 import type { ServiceMetrics } from '../metrics/metrics.js';
-import { problem } from './problem.js';
+import { problemOf } from './problem.js';
 
 const WINDOW_SECONDS = 60;
 /** The counters' names in their store (the `rate_limits` table, the primary's memory). */
@@ -99,7 +99,7 @@ export function rateLimiter(options: {
       const reset = setHeaders(res, refused);
       res.setHeader('Retry-After', reset);
       metrics.rateLimitRefusals.inc();
-      throw problem(429, 'rate_limited', `More than ${perMinute} requests a minute.`);
+      throw problemOf('rate_limited', { detail: `More than ${perMinute} requests a minute.` });
     }
     setHeaders(res, outcome);
     next();

@@ -1,6 +1,6 @@
 import type { ByteStore } from '@galley/store';
 import type { Request } from 'express';
-import { problem } from './problem.js';
+import { problemOf } from './problem.js';
 
 /**
  * Uploads are stored as sent: a body with a `Content-Encoding` (gzip…) is 415, not its coded
@@ -9,11 +9,9 @@ import { problem } from './problem.js';
 export function refuseContentEncoding(req: Request): void {
   const coding = req.get('content-encoding')?.trim().toLowerCase();
   if (coding && coding !== 'identity') {
-    throw problem(
-      415,
-      'unsupported_media_type',
-      `Uploads take no Content-Encoding (${coding}): send the bytes themselves.`,
-    );
+    throw problemOf('unsupported_media_type', {
+      detail: `Uploads take no Content-Encoding (${coding}): send the bytes themselves.`,
+    });
   }
 }
 
@@ -28,7 +26,7 @@ export async function putRequestBody(
 ): Promise<{ sha256: string; size: number; created: boolean }> {
   const declared = Number(req.get('content-length'));
   const tooLarge = () =>
-    problem(413, 'body_too_large', `The body is larger than ${options.maxBytes} bytes.`);
+    problemOf('body_too_large', { detail: `The body is larger than ${options.maxBytes} bytes.` });
   if (Number.isFinite(declared) && declared > options.maxBytes) throw tooLarge();
   refuseContentEncoding(req);
   // Not destroying the request on an early stop keeps the socket able to carry the 413.

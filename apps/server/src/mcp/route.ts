@@ -7,7 +7,7 @@ import express from 'express';
 import type { Express, Request, Response } from 'express';
 import { authOf } from '../auth/context.js';
 import type { Deps } from '../deps.js';
-import { HttpProblem, problem, sendProblem } from '../http/problem.js';
+import { HttpProblem, problemOf, sendProblem } from '../http/problem.js';
 
 /** A session nobody used for this long ends (its locks are released). */
 const IDLE_MS = 30 * 60 * 1000;
@@ -51,25 +51,25 @@ export function mcpRoute(app: Express, deps: Deps, version: string): void {
     try {
       const auth = authOf(req);
       if (auth.via !== 'token') {
-        throw problem(
-          401,
-          'unauthorized',
-          'The MCP endpoint takes an API token (Authorization: Bearer).',
-        );
+        throw problemOf('unauthorized', {
+          detail: 'The MCP endpoint takes an API token (Authorization: Bearer).',
+        });
       }
       const account = auth.account.accountNumber;
       const id = req.get('mcp-session-id');
       if (id !== undefined) {
         const session = sessions.get(id);
         if (!session || session.accountNumber !== account) {
-          throw problem(404, 'not_found', 'No such MCP session: initialize a new one.');
+          throw problemOf('not_found', { detail: 'No such MCP session: initialize a new one.' });
         }
         touch(id, session);
         await session.transport.handleRequest(req, res, req.body);
         return;
       }
       if (req.method !== 'POST') {
-        throw problem(400, 'bad_request', 'Start an MCP session with a POST of `initialize`.');
+        throw problemOf('bad_request', {
+          detail: 'Start an MCP session with a POST of `initialize`.',
+        });
       }
       const token = /^Bearer\s+(\S+)/i.exec(req.get('authorization') ?? '')?.[1] ?? '';
       const client = createClient({

@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import type { Express, Request, RequestHandler } from 'express';
 import { maybeAuth } from '../auth/context.js';
 import { OFFICE_EMAIL } from '../first-start.js';
-import { HttpProblem } from '../http/problem.js';
+import { problemOf } from '../http/problem.js';
 import type { ServiceMetrics } from './metrics.js';
 
 /** Where each request's router was mounted (`/api/v1`, …), for its route label. */
@@ -60,10 +60,7 @@ export function metricsRoute(
   };
   app.get('/metrics', async (req, res) => {
     if (!allowed(req)) {
-      throw new HttpProblem({
-        status: 403,
-        code: 'forbidden',
-        title: 'Forbidden',
+      throw problemOf('forbidden', {
         detail:
           'Metrics are read from the host itself, with GALLEY_METRICS_TOKEN, or with a service office token.',
       });

@@ -1,6 +1,6 @@
 import { getSchema } from '@galley/core';
 import { z } from 'zod';
-import { problem } from '../http/problem.js';
+import { problemOf } from '../http/problem.js';
 import type { ApiRouter } from './api-router.js';
 
 /**
@@ -26,7 +26,8 @@ export function schemaRoute(api: ApiRouter, options: { authenticated: boolean })
     },
     ({ res, params }) => {
       const schema = getSchema(params.kind, params.version);
-      if (!schema) throw problem(404, 'not_found', `No schema ${params.kind}/${params.version}.`);
+      if (!schema)
+        throw problemOf('not_found', { detail: `No schema ${params.kind}/${params.version}.` });
       res.type('application/schema+json').send(JSON.stringify(schema));
     },
   );

@@ -1,5 +1,6 @@
 import { Piscina } from 'piscina';
-import { HttpProblem } from '../http/problem.js';
+import { problemOf } from '../http/problem.js';
+import type { HttpProblem } from '../http/problem.js';
 import { buffersIn, tasks } from './tasks.js';
 import type { TaskInput, TaskName, TaskOutput } from './tasks.js';
 import type { PoolTaskTiming } from '../metrics/metrics.js';
@@ -113,10 +114,7 @@ const epochMs = () => performance.timeOrigin + performance.now();
 
 function workFailed(task: TaskName, error: unknown): HttpProblem {
   const cause = error instanceof Error ? error.message : String(error);
-  return new HttpProblem({
-    status: 503,
-    code: 'work_failed',
-    title: 'Work failed',
+  return problemOf('work_failed', {
     detail: `The server could not finish this request's work (${task}: ${cause}). Try again later.`,
     headers: { 'Retry-After': '5' },
   });

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RequestHandler } from 'express';
-import { problem } from '../http/problem.js';
+import { problemOf } from '../http/problem.js';
 import { screenCss } from './style.js';
 
 /** The bundles that packages/browser builds into its dist/ (turbo builds it before the server). */
@@ -33,16 +33,14 @@ export function screenAssets(): RequestHandler {
       res.type('text/css; charset=utf-8').send(screenCss);
       return;
     }
-    if (!bundles.has(name)) throw problem(404, 'not_found', `No asset ${name}.`);
+    if (!bundles.has(name)) throw problemOf('not_found', { detail: `No asset ${name}.` });
     let script: Buffer;
     try {
       script = await readFile(join(dist, name));
     } catch {
-      throw problem(
-        503,
-        'bundle_missing',
-        `The browser bundle ${name} is not built: run \`pnpm build\` (or \`pnpm --filter @galley/browser bundle\`).`,
-      );
+      throw problemOf('bundle_missing', {
+        detail: `The browser bundle ${name} is not built: run \`pnpm build\` (or \`pnpm --filter @galley/browser bundle\`).`,
+      });
     }
     res.type(name.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8');
     res.send(script);

@@ -3,7 +3,7 @@ import type { Request, RequestHandler, Response, Router } from 'express';
 import { maybeAuth } from '../auth/context.js';
 import type { SessionAuth } from '../auth/context.js';
 import type { Deps } from '../deps.js';
-import { problem } from '../http/problem.js';
+import { problemOf } from '../http/problem.js';
 import { screenAssets } from './assets.js';
 import { page } from './layout.js';
 import type { PageOptions } from './layout.js';
@@ -48,7 +48,7 @@ function forPerson(render: PersonPage): RequestHandler {
 
 function projectIdOf(req: Request): string {
   const id = String(req.params.id);
-  if (!ID.test(id)) throw problem(404, 'not_found', 'No such project.');
+  if (!ID.test(id)) throw problemOf('not_found', { detail: 'No such project.' });
   return id;
 }
 

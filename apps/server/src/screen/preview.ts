@@ -6,7 +6,7 @@ import type { Clock, Store } from '@galley/store';
 import { maybeAuth } from '../auth/context.js';
 import type { AuthContext } from '../auth/context.js';
 import type { Deps } from '../deps.js';
-import { problem } from '../http/problem.js';
+import { problemOf } from '../http/problem.js';
 import { html } from './html.js';
 import { ID_PATTERN, sameToken } from './security.js';
 
@@ -111,7 +111,7 @@ function refuseInFrame(res: Response, status: number, message: string): void {
 function paramsOf(req: Request): { projectId: string; pass: string; file: string } {
   const projectId = String(req.params.id);
   const segments = req.params.file as unknown as string[];
-  if (!ID_PATTERN.test(projectId)) throw problem(404, 'not_found', 'No such project.');
+  if (!ID_PATTERN.test(projectId)) throw problemOf('not_found', { detail: 'No such project.' });
   return { projectId, pass: String(req.params.pass), file: segments.join('/') };
 }
 
@@ -137,7 +137,9 @@ export function previewRoutes(router: Router, deps: Deps, passes: PreviewPasses)
       return refuseInFrame(res, 401, 'Your session has ended: log in again to see the preview.');
     const body = (req.body ?? {}) as Record<string, unknown>;
     if (!sameToken(body.csrf_token, auth.csrfToken))
-      throw problem(403, 'csrf_failed', 'The preview form needs the session’s CSRF token.');
+      throw problemOf('csrf_failed', {
+        detail: 'The preview form needs the session’s CSRF token.',
+      });
     const cannot = () =>
       refuseInFrame(res, 404, 'The preview cannot be shown here: reload the editor.');
     if (!(await store.projects.access(projectId, auth.account.accountNumber))) return cannot();
@@ -152,7 +154,7 @@ export function previewRoutes(router: Router, deps: Deps, passes: PreviewPasses)
       return;
     }
     if (typeof body.html !== 'string')
-      throw problem(400, 'bad_request', 'Send the page’s HTML in the `html` field.');
+      throw problemOf('bad_request', { detail: 'Send the page’s HTML in the `html` field.' });
     previewHeaders(req, res, projectId, pass);
     res.type('text/html; charset=utf-8').send(body.html);
   });
@@ -178,7 +180,7 @@ async function savedFile(
   auth: AuthContext | null,
   where: { projectId: string; pass: string; file: string },
 ) {
-  const missing = () => problem(404, 'not_found', `No file ${where.file} here.`);
+  const missing = () => problemOf('not_found', { detail: `No file ${where.file} here.` });
   if (auth?.via !== 'session' || !passes.admits(where.pass, auth.sessionKey, where.projectId))
     throw missing();
   const access = await store.projects.access(where.projectId, auth.account.accountNumber);

@@ -7,7 +7,7 @@ import type { AuthContext } from '../auth/context.js';
 import { editorClientOf, isValidEditorClient } from '../http/editor-client.js';
 import type { V1Context } from './context.js';
 import { heldLockBody } from './present.js';
-import { v1Problem } from './problems.js';
+import { v1ProblemOf } from './problems.js';
 
 export type Need = 'read' | 'edit' | 'owner';
 
@@ -20,7 +20,7 @@ export async function projectFor(
 ): Promise<ProjectAccess & { auth: AuthContext }> {
   const auth = authOf(req);
   const access = await ctx.store.projects.access(projectId, auth.account.accountNumber);
-  if (!access) throw v1Problem('not_found', 'No such project.');
+  if (!access) throw v1ProblemOf('not_found', { detail: 'No such project.' });
   requireRole(access, need);
   return { ...access, auth };
 }
@@ -33,7 +33,7 @@ export async function pageFor(
 ): Promise<PageAccess & { auth: AuthContext }> {
   const auth = authOf(req);
   const access = await ctx.store.projects.pageAccess(pageId, auth.account.accountNumber);
-  if (!access) throw v1Problem('not_found', 'No such page.');
+  if (!access) throw v1ProblemOf('not_found', { detail: 'No such page.' });
   return { ...access, auth };
 }
 
@@ -59,11 +59,13 @@ export async function editingFor(ctx: V1Context, req: Request, pageId: string): 
     auth.account.accountNumber,
     sent?.client ?? null,
   );
-  if (!found) throw v1Problem('not_found', 'No such page.');
+  if (!found) throw v1ProblemOf('not_found', { detail: 'No such page.' });
   const { project, page } = found.access;
   const state = await ctx.states.get(project.id, project.revision);
   if (!state.pages.some((p) => p.file === page.file)) {
-    throw v1Problem('not_found', 'The page is not in the current version of its project.');
+    throw v1ProblemOf('not_found', {
+      detail: 'The page is not in the current version of its project.',
+    });
   }
   requireRole(found.access, 'edit');
   if (found.lock && !isHolder(found.lock, sent)) throw lockHeld(found.lock);
@@ -77,10 +79,10 @@ export async function editingFor(ctx: V1Context, req: Request, pageId: string): 
 
 export function requireRole(access: ProjectAccess, need: Need): void {
   if (need === 'edit' && access.role === 'viewer') {
-    throw v1Problem('forbidden', 'A viewer may read and export, not change.');
+    throw v1ProblemOf('forbidden', { detail: 'A viewer may read and export, not change.' });
   }
   if (need === 'owner' && access.role !== 'owner') {
-    throw v1Problem('owner_required', 'Only an owner may do this.');
+    throw v1ProblemOf('owner_required', { detail: 'Only an owner may do this.' });
   }
 }
 
@@ -107,15 +109,18 @@ export async function refuseForeignLock(
 }
 
 export function lockHeld(lock: LockRecord) {
-  return v1Problem('lock_held', `${lock.holderName} is editing (${lock.label || lock.kind}).`, {
-    lock: heldLockBody(lock),
+  return v1ProblemOf('lock_held', {
+    detail: `${lock.holderName} is editing (${lock.label || lock.kind}).`,
+    extras: { lock: heldLockBody(lock) },
   });
 }
 
 /** Page editing needs the caller's own lock: 409 `lock_required` without one. */
 export function requireOwnLock(lock: LockRecord | null, holder: LockHolder): void {
   if (!lock || !isHolder(lock, holder)) {
-    throw v1Problem('lock_required', 'Take the project lock (PUT /projects/{id}/lock) first.');
+    throw v1ProblemOf('lock_required', {
+      detail: 'Take the project lock (PUT /projects/{id}/lock) first.',
+    });
   }
 }
 

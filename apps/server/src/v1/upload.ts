@@ -1,7 +1,8 @@
 import type { Request } from 'express';
 import { readMultipart } from '../http/multipart.js';
-import { addFieldError, newFieldErrors } from '../http/parse.js';
-import { problem } from '../http/problem.js';
+import { fieldErrorsOf } from '../http/parse.js';
+import type { FieldError } from '../http/parse.js';
+import { problemOf } from '../http/problem.js';
 import type { V1Context } from './context.js';
 import type { Intake } from './services/folder-state.js';
 import { FolderUploadForm, SiteFields, siteOptionsOf } from './site-upload.js';
@@ -15,13 +16,14 @@ async function readZipUpload(
   maxBytes: number,
 ): Promise<{ bytes: Uint8Array; fields: Record<string, string> }> {
   const { file, fields } = await readMultipart(req, { fileField: 'zip', maxFileBytes: maxBytes });
-  const errors = newFieldErrors();
+  const reasons: FieldError[] = [];
   for (const name of Object.keys(fields))
-    if (!Object.hasOwn(SiteFields.shape, name)) addFieldError(errors, name, 'unknown field');
-  if (!file) addFieldError(errors, 'zip', 'a ZIP file is required in the multipart field `zip`');
-  if (!file || Object.keys(errors).length) {
-    throw problem(422, 'validation_failed', 'Send the folder as the multipart file field `zip`.', {
-      errors,
+    if (!Object.hasOwn(SiteFields.shape, name)) reasons.push([name, 'unknown field']);
+  if (!file) reasons.push(['zip', 'a ZIP file is required in the multipart field `zip`']);
+  if (!file || reasons.length) {
+    throw problemOf('validation_failed', {
+      detail: 'Send the folder as the multipart file field `zip`.',
+      extras: { errors: fieldErrorsOf(reasons) },
     });
   }
   return { bytes: file.bytes, fields };

@@ -1,7 +1,7 @@
 import { formatOfPath, textFormats } from '@galley/core';
 import type { ByteStore } from '@galley/store';
 import { WeightedLru } from '../weighted-lru.js';
-import { assetProblem } from './problems.js';
+import { v2ProblemOf } from './problems.js';
 
 /** Binary files above this size are inspected from their first bytes only. */
 const WHOLE_BINARY_BYTES = 16 * 1024 * 1024;
@@ -68,7 +68,7 @@ export class ContentLoader {
       partial ? { start: 0, end: BINARY_PREFIX_BYTES - 1 } : undefined,
     );
     if (!stream) {
-      throw assetProblem('content_erased', `The content of ${file.path} was erased.`);
+      throw v2ProblemOf('content_erased', { detail: `The content of ${file.path} was erased.` });
     }
     const chunks: Buffer[] = [];
     for await (const chunk of stream) chunks.push(chunk as Buffer);

@@ -2,12 +2,12 @@ import type { Store, StoreScope } from '@galley/store';
 import type { Request } from 'express';
 import type { ApiDeps } from '../deps.js';
 import { authOf } from '../auth/context.js';
-import { problem } from '../http/problem.js';
+import { problemOf } from '../http/problem.js';
 import type { ContentLoader } from './content-loader.js';
 import type { ContentFactsMemo } from './content-facts.js';
 import type { Idempotency } from './idempotency.js';
 import type { ContentPins } from './write-asset.js';
-import { assetProblem } from './problems.js';
+import { v2ProblemOf } from './problems.js';
 
 export type AssetRecord = NonNullable<Awaited<ReturnType<Store['assets']['find']>>>;
 export type FileRecord = Awaited<ReturnType<Store['assets']['files']>>[number];
@@ -38,7 +38,7 @@ export function visibleOwners(owner: string): string[] {
 }
 
 /** 404 for an asset that is absent or another account's (they answer alike). */
-export const assetNotFound = () => problem(404, 'not_found', 'No such asset.');
+export const assetNotFound = () => problemOf('not_found', { detail: 'No such asset.' });
 
 /** An asset the caller may read; another account's or an absent one is 404 alike. */
 export async function readableAsset(
@@ -55,7 +55,9 @@ export async function readableAsset(
 export async function writableAsset(store: Store, id: string, owner: string): Promise<AssetRecord> {
   const asset = await readableAsset(store, id, owner);
   if (asset.owner !== owner) {
-    throw assetProblem('asset_read_only', `Assets owned by ${asset.owner} cannot be changed.`);
+    throw v2ProblemOf('asset_read_only', {
+      detail: `Assets owned by ${asset.owner} cannot be changed.`,
+    });
   }
   return asset;
 }
@@ -73,5 +75,5 @@ export async function revisionOf(
   const revision = await scope.assets.revision(asset.id, at);
   if (revision) return revision;
   if (!(await scope.assets.find(asset.id))) throw assetNotFound();
-  throw problem(404, 'not_found', `The asset has no revision ${at}.`);
+  throw problemOf('not_found', { detail: `The asset has no revision ${at}.` });
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { v2 } from '@galley/core';
 import type { StoreScope } from '@galley/store';
 import { validationFailed } from '../http/parse.js';
-import type { FieldErrors } from '../http/parse.js';
+import type { FieldError } from '../http/parse.js';
 import type { FileRecord } from './context.js';
 import { mediaTypeOfPath } from './media-types.js';
 
@@ -65,23 +65,23 @@ export async function stageSpecs(
   specs: readonly v2.FileSpec[],
   field: string,
 ): Promise<StagedFile[]> {
-  const errors: FieldErrors = {};
+  const reasons: FieldError[] = [];
   const staged: StagedFile[] = [];
   for (const [i, spec] of specs.entries()) {
     const at = `${field}.${i}`;
     if ('blob' in spec) {
       const blob = await scope.blobs.findLive(accountNumber, spec.blob);
       if (blob) staged.push(stageStored(spec.path, spec.blob, blob.size, at));
-      else (errors[`${at}.blob`] ??= []).push(NO_SUCH_BLOB);
+      else reasons.push([`${at}.blob`, NO_SUCH_BLOB]);
     } else if ('text' in spec) {
       staged.push(stageBytes(spec.path, encoder.encode(spec.text), at));
     } else {
       const text = jsonText(spec.json);
       if (text === undefined)
-        (errors[`${at}.json`] ??= []).push('nested too deeply or too large to store');
+        reasons.push([`${at}.json`, 'nested too deeply or too large to store']);
       else staged.push(stageBytes(spec.path, encoder.encode(text), at, spec.schema ?? null));
     }
   }
-  if (Object.keys(errors).length) throw validationFailed(errors);
+  if (reasons.length) throw validationFailed(reasons);
   return staged;
 }

@@ -3,7 +3,7 @@ import { REQUEST_KEY_RENEW_SECONDS } from '@galley/store';
 import type { RequestKeyHold, Store, StoreScope } from '@galley/store';
 import type { Request, Response } from 'express';
 import { HttpProblem, PROBLEM_CONTENT_TYPE } from '../http/problem.js';
-import { assetProblem } from './problems.js';
+import { v2ProblemOf } from './problems.js';
 
 /** What a write answers: kept as the first answer of its request key, and replayed. */
 export interface Answer {
@@ -293,19 +293,20 @@ class Lease {
 }
 
 function reused() {
-  return assetProblem(
-    'request_key_reused',
-    'This request_key was already used with a different request.',
-  );
+  return v2ProblemOf('request_key_reused', {
+    detail: 'This request_key was already used with a different request.',
+  });
 }
 
 function inProgress() {
-  return assetProblem('request_in_progress', 'The first request with this key still runs.');
+  return v2ProblemOf('request_in_progress', {
+    detail: 'The first request with this key still runs.',
+  });
 }
 
 function takenOver() {
-  return assetProblem(
-    'request_in_progress',
-    'This request outlived its claim of the key; a resend runs it now. Nothing was written.',
-  );
+  return v2ProblemOf('request_in_progress', {
+    detail:
+      'This request outlived its claim of the key; a resend runs it now. Nothing was written.',
+  });
 }

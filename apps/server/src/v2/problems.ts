@@ -1,7 +1,8 @@
-import { HttpProblem } from '../http/problem.js';
+import { defineProblems } from '../http/problem.js';
+import type { ProblemCatalog } from '../http/problem.js';
 
 /** The asset interface's own problem codes (decisions §1, §6), with status and title. */
-export const assetProblems = {
+export const V2_PROBLEMS = {
   asset_read_only: { status: 403, title: 'Asset is read-only' },
   revision_conflict: { status: 409, title: 'Revision conflict' },
   state_conflict: { status: 409, title: 'State move not allowed' },
@@ -12,15 +13,8 @@ export const assetProblems = {
   range_not_satisfiable: { status: 416, title: 'Range not satisfiable' },
   invalid_files: { status: 422, title: 'Invalid files' },
   upload_lost: { status: 503, title: 'Upload lost' },
-} as const;
+} as const satisfies ProblemCatalog;
 
-export type AssetProblemCode = keyof typeof assetProblems;
+export type V2ProblemCode = keyof typeof V2_PROBLEMS;
 
-export function assetProblem(
-  code: AssetProblemCode,
-  detail: string,
-  extras?: Record<string, unknown>,
-): HttpProblem {
-  const { status, title } = assetProblems[code];
-  return new HttpProblem({ status, code, title, detail, ...(extras ? { extras } : {}) });
-}
+export const v2ProblemOf = defineProblems(V2_PROBLEMS);

@@ -1,14 +1,14 @@
 import { validateAssetInput, validateAssetPaths } from '@galley/core';
 import type { AssetKind, Inspection, MediumRef } from '@galley/core';
 import { isoTime } from '@galley/store';
-import { validationFailed } from '../http/parse.js';
+import { fieldErrorsOf, validationFailed } from '../http/parse.js';
 import type { WorkPool } from '../pool/work-pool.js';
-import type { FieldErrors } from '../http/parse.js';
+import type { FieldError } from '../http/parse.js';
 import type { ContentLoader } from './content-loader.js';
 import type { ContentFactsMemo } from './content-facts.js';
 import type { FileRecord } from './context.js';
 import type { StagedFile } from './file-specs.js';
-import { assetProblem } from './problems.js';
+import { v2ProblemOf } from './problems.js';
 
 /** An asset revision holds at most this many files (decisions §6). */
 export const MAX_REVISION_FILES = 5000;
@@ -47,25 +47,25 @@ const record = ({ path, sha256, size, mediaType, schemaUri }: FileRecord): FileR
 
 /** Applies put and remove to the base; each path given at most once. */
 function compose(change: RevisionChange): Map<string, FileRecord | StagedFile> {
-  const errors: FieldErrors = {};
+  const reasons: FieldError[] = [];
   const files = new Map<string, FileRecord | StagedFile>(change.base.map((f) => [f.path, f]));
   const touched = new Set<string>();
   const once = (path: string, field: string) => {
-    if (touched.has(path)) (errors[field] ??= []).push(`${path} is given twice in this request`);
+    if (touched.has(path)) reasons.push([field, `${path} is given twice in this request`]);
     touched.add(path);
   };
   for (const { path, field } of change.remove) {
     once(path, field);
-    if (!files.delete(path)) (errors[field] ??= []).push(`${path} is not in the base revision`);
+    if (!files.delete(path)) reasons.push([field, `${path} is not in the base revision`]);
   }
   for (const file of change.put) {
     once(file.path, file.field);
     files.set(file.path, file);
   }
   if (files.size > MAX_REVISION_FILES) {
-    (errors[change.field] ??= []).push(`a revision holds at most ${MAX_REVISION_FILES} files`);
+    reasons.push([change.field, `a revision holds at most ${MAX_REVISION_FILES} files`]);
   }
-  if (Object.keys(errors).length) throw validationFailed(errors);
+  if (reasons.length) throw validationFailed(reasons);
   return files;
 }
 
@@ -76,7 +76,7 @@ function rejectInvalid(
   change: Pick<RevisionChange, 'remove' | 'field'>,
 ): void {
   if (reasons.length === 0) return;
-  const errors: FieldErrors = {};
+  const errors: FieldError[] = [];
   // A file this change removes (a production without its production.json) is that entry's fault.
   const removedBy = new Map(change.remove.map(({ path, field }) => [path, field]));
   for (const reason of reasons) {
@@ -87,11 +87,11 @@ function rejectInvalid(
         ? 'medium'
         : (staged ?? removedBy.get(reason.path) ?? change.field);
     const text = staged || !reason.path ? reason.message : `${reason.path}: ${reason.message}`;
-    (errors[key] ??= []).push(`${text} (${reason.code})`);
+    errors.push([key, `${text} (${reason.code})`]);
   }
-  throw assetProblem('invalid_files', 'The files are not valid for this kind of asset.', {
-    errors,
-    violations: reasons,
+  throw v2ProblemOf('invalid_files', {
+    detail: 'The files are not valid for this kind of asset.',
+    extras: { errors: fieldErrorsOf(errors), violations: reasons },
   });
 }
 

@@ -6,7 +6,7 @@ import type { AssetRecord, FileRecord, V2Context } from './context.js';
 import type { StagedFile } from './file-specs.js';
 import { HttpProblem } from '../http/problem.js';
 import type { Answer, Commit, Committed } from './idempotency.js';
-import { assetProblem } from './problems.js';
+import { v2ProblemOf } from './problems.js';
 import type { RevisionChange, RevisionPlan } from './revision-plan.js';
 import { planRevision, rejectInvalidPaths } from './revision-plan.js';
 import { assetBody } from './views.js';
@@ -50,10 +50,10 @@ export type Recheck = (scope: StoreScope) => Promise<unknown>;
 
 /** 503: a streamed upload's bytes, deleted as unused before the request could record them. */
 export const uploadLost = () =>
-  assetProblem(
-    'upload_lost',
-    'An erase or expiry deleted these bytes as unused while they were being uploaded; send them again.',
-  );
+  v2ProblemOf('upload_lost', {
+    detail:
+      'An erase or expiry deleted these bytes as unused while they were being uploaded; send them again.',
+  });
 
 const isContentErased = (error: unknown) =>
   error instanceof HttpProblem && error.code === 'content_erased';
@@ -109,7 +109,7 @@ async function commitPlanned(
       if (missing.size > 0) {
         await recheck(tx);
         const file = plan.files.find((f) => missing.has(f.sha256))!;
-        throw assetProblem('content_erased', `The content of ${file.path} is gone.`);
+        throw v2ProblemOf('content_erased', { detail: `The content of ${file.path} is gone.` });
       }
       return write(tx);
     });
@@ -235,19 +235,17 @@ async function requireKeptContent(
   const changed = new Set([...change.put.map((f) => f.path), ...change.remove.map((r) => r.path)]);
   for (const file of base) {
     if (changed.has(file.path) || (await scope.bytes.has(file.sha256))) continue;
-    throw assetProblem(
-      'content_erased',
-      `The content of ${file.path} in ${asset.id}@${baseRevision} was erased: put or remove it.`,
-    );
+    throw v2ProblemOf('content_erased', {
+      detail: `The content of ${file.path} in ${asset.id}@${baseRevision} was erased: put or remove it.`,
+    });
   }
 }
 
 export function revisionConflict(currentRevision: number) {
-  return assetProblem(
-    'revision_conflict',
-    `The asset is at revision ${currentRevision}; send that as base_revision.`,
-    { current_revision: currentRevision },
-  );
+  return v2ProblemOf('revision_conflict', {
+    detail: `The asset is at revision ${currentRevision}; send that as base_revision.`,
+    extras: { current_revision: currentRevision },
+  });
 }
 
 /**

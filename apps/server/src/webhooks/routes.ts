@@ -2,7 +2,8 @@ import { events } from '@galley/core';
 import type { DeliveryRecord, Store, WebhookRecord } from '@galley/store';
 import type { Request } from 'express';
 import { z } from 'zod';
-import { problem } from '../http/problem.js';
+import { fieldErrorsOf } from '../http/parse.js';
+import { problemOf } from '../http/problem.js';
 import type { ApiRouter } from '../openapi/api-router.js';
 import type { WebhookDispatcher } from './dispatcher.js';
 import { newSecret } from './signing.js';
@@ -57,7 +58,7 @@ function deliveryBody(delivery: DeliveryRecord) {
   };
 }
 
-const notFound = () => problem(404, 'not_found', 'No such webhook.');
+const notFound = () => problemOf('not_found', { detail: 'No such webhook.' });
 
 /** Registering, listing and removing webhooks, their deliveries with their last answers, replays. */
 export function webhookRoutes(api: ApiRouter, o: WebhookRouteOptions): void {
@@ -99,8 +100,9 @@ export function webhookRoutes(api: ApiRouter, o: WebhookRouteOptions): void {
       const { url, kinds } = await body();
       const why = await o.dispatcher.refusedUrl(new URL(url));
       if (why) {
-        throw problem(422, 'webhook_url_refused', `The URL cannot receive webhooks: ${why}.`, {
-          errors: { url: [why] },
+        throw problemOf('webhook_url_refused', {
+          detail: `The URL cannot receive webhooks: ${why}.`,
+          extras: { errors: fieldErrorsOf([['url', why]]) },
         });
       }
       const secret = newSecret();
@@ -185,9 +187,11 @@ export function webhookRoutes(api: ApiRouter, o: WebhookRouteOptions): void {
       const hook = await hookOf(req, params);
       const delivery = await store.webhooks.delivery(params.delivery!);
       if (!delivery || delivery.webhookId !== hook.id)
-        throw problem(404, 'not_found', 'No such delivery.');
+        throw problemOf('not_found', { detail: 'No such delivery.' });
       if (!(await store.events.find(delivery.eventSeq))) {
-        throw problem(404, 'not_found', 'The delivery’s event is no longer kept (7 days).');
+        throw problemOf('not_found', {
+          detail: 'The delivery’s event is no longer kept (7 days).',
+        });
       }
       const again = await store.webhooks.replay(delivery);
       o.dispatcher.wake();

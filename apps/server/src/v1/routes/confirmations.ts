@@ -3,7 +3,7 @@ import type { ApiRouter } from '../../openapi/api-router.js';
 import { holderOf, projectFor, refuseForeignLock } from '../access.js';
 import type { V1Context } from '../context.js';
 import { confirmationBody } from '../present.js';
-import { v1Problem } from '../problems.js';
+import { v1ProblemOf } from '../problems.js';
 import { parseOptionalBody } from '../../http/parse.js';
 import { ConfirmationParams, ProjectParams } from '../schemas.js';
 import { decodeCursor, pageOf } from '../../http/paging.js';
@@ -31,7 +31,8 @@ export function confirmationRoutes(api: ApiRouter, ctx: V1Context): void {
     async ({ req, res, params }) => {
       const { project } = await projectFor(ctx, req, params.id, 'read');
       const latest = await ctx.store.confirmations.latest(project.id);
-      if (!latest) throw v1Problem('no_confirmation', 'Nothing has been confirmed yet.');
+      if (!latest)
+        throw v1ProblemOf('no_confirmation', { detail: 'Nothing has been confirmed yet.' });
       res.json((await present(project.id, project.revision))(latest));
     },
   );
@@ -48,7 +49,7 @@ export function confirmationRoutes(api: ApiRouter, ctx: V1Context): void {
     async ({ req, res, params }) => {
       const { project } = await projectFor(ctx, req, params.id, 'read');
       const found = await ctx.store.confirmations.byId(project.id, params.confirmation);
-      if (!found) throw v1Problem('not_found', 'No such confirmation.');
+      if (!found) throw v1ProblemOf('not_found', { detail: 'No such confirmation.' });
       res.json((await present(project.id, project.revision))(found));
     },
   );
@@ -109,10 +110,10 @@ export function confirmationRoutes(api: ApiRouter, ctx: V1Context): void {
     async ({ req, res, params }) => {
       const access = await projectFor(ctx, req, params.id, 'edit');
       if (access.auth.via !== 'session') {
-        throw v1Problem(
-          'confirmation_requires_person',
-          'Confirming is a person’s action on the editing screen; an API token cannot confirm.',
-        );
+        throw v1ProblemOf('confirmation_requires_person', {
+          detail:
+            'Confirming is a person’s action on the editing screen; an API token cannot confirm.',
+        });
       }
       // Like every write, refused while another client holds the lock; it needs none of its own.
       await refuseForeignLock(ctx, req, access);

@@ -4,7 +4,7 @@ import { parseNoBody } from '../../http/parse.js';
 import type { ApiRouter } from '../../openapi/api-router.js';
 import { editingFor, requireOwnLock } from '../access.js';
 import type { V1Context } from '../context.js';
-import { v1Problem } from '../problems.js';
+import { v1ProblemOf } from '../problems.js';
 import { PageParams } from '../schemas.js';
 import type { SaveService } from '../services/save-service.js';
 import { checkFailure, projectBusy, writeResponses } from './projects.js';
@@ -86,7 +86,8 @@ export function draftRoutes(api: ApiRouter, ctx: V1Context, saves: SaveService):
       const { access, lock, holder, draft } = await editing(req, params.page);
       requireOwnLock(lock, holder);
       const row = await ctx.drafts.newest(access, holder, draft);
-      if (!row) throw v1Problem('no_draft', 'This client has no open draft of the page.');
+      if (!row)
+        throw v1ProblemOf('no_draft', { detail: 'This client has no open draft of the page.' });
       const operations = await ctx.drafts.operationsInEffect(row);
       res.json({ base_revision: row.baseRevision, operations });
     },
@@ -184,7 +185,7 @@ export function draftRoutes(api: ApiRouter, ctx: V1Context, saves: SaveService):
           // The same save, finished meanwhile by another process, may have moved the token.
           const finished = await saves.replay(access, request.commit_id);
           if (finished) return finished;
-          throw v1Problem('stale_draft_token', 'Save with the newest draft token.');
+          throw v1ProblemOf('stale_draft_token', { detail: 'Save with the newest draft token.' });
         }
         return saves.save(access, access.auth.account, row, request);
       });

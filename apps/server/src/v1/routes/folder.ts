@@ -5,7 +5,7 @@ import type { ApiRouter } from '../../openapi/api-router.js';
 import { holderOf, projectFor, refuseForeignLock } from '../access.js';
 import type { V1Context } from '../context.js';
 import { pageItems, projectBody, withUnsavedDrafts } from '../present.js';
-import { folderCheckFailed, v1Problem } from '../problems.js';
+import { folderCheckFailed, v1ProblemOf } from '../problems.js';
 import { ProjectParams, VersionParams } from '../schemas.js';
 import { FolderZips } from '../services/folder-zips.js';
 import type { ZipAnswer } from '../services/folder-zips.js';
@@ -70,7 +70,8 @@ export function folderRoutes(api: ApiRouter, ctx: V1Context): void {
     async ({ req, res, params }) => {
       const { project } = await projectFor(ctx, req, params.id, 'read');
       const confirmation = await ctx.store.confirmations.byVersion(project.id, params.version);
-      if (!confirmation) throw v1Problem('not_found', `No confirmed version ${params.version}.`);
+      if (!confirmation)
+        throw v1ProblemOf('not_found', { detail: `No confirmed version ${params.version}.` });
       const zip = zips.stored(confirmation.sha256, confirmation.size);
       await sendZip(req, res, zip, `${project.id}-v${confirmation.version}.zip`);
     },

@@ -4,7 +4,8 @@ import type { ApiRouter } from '../../openapi/api-router.js';
 import { holderOf, projectFor, refuseForeignLock, requireRole } from '../access.js';
 import type { V1Context } from '../context.js';
 import { memberBody } from '../present.js';
-import { v1Problem } from '../problems.js';
+import { fieldErrorsOf } from '../../http/parse.js';
+import { v1ProblemOf } from '../problems.js';
 import { MemberParams, ProjectParams } from '../schemas.js';
 import { decodeCursor, pageOf } from '../../http/paging.js';
 import { notFound, writeResponses } from './projects.js';
@@ -72,8 +73,9 @@ export function memberRoutes(api: ApiRouter, ctx: V1Context): void {
       const { email, role } = await body();
       const account = await ctx.store.accounts.findByEmail(email);
       if (!account) {
-        throw v1Problem('unknown_account', 'Only an existing account can be made a member.', {
-          errors: { email: ['no account has this e-mail address'] },
+        throw v1ProblemOf('unknown_account', {
+          detail: 'Only an existing account can be made a member.',
+          extras: { errors: fieldErrorsOf([['email', 'no account has this e-mail address']]) },
         });
       }
       const changed = await ctx.store.transaction(async (tx) => {
@@ -114,7 +116,8 @@ export function memberRoutes(api: ApiRouter, ctx: V1Context): void {
         return tx.projectMembers.remove(params.id, user);
       });
       if (!removed.ok) {
-        if (removed.code === 'not_member') throw v1Problem('not_found', 'No such member.');
+        if (removed.code === 'not_member')
+          throw v1ProblemOf('not_found', { detail: 'No such member.' });
         throw lastOwner();
       }
       ctx.signals.changed(params.id, { kind: 'project.members_changed', data: {} });
@@ -124,6 +127,7 @@ export function memberRoutes(api: ApiRouter, ctx: V1Context): void {
 }
 
 const lastOwner = () =>
-  v1Problem('last_owner', 'The project must keep at least one owner.', {
-    errors: { role: ['the last owner cannot be lowered or removed'] },
+  v1ProblemOf('last_owner', {
+    detail: 'The project must keep at least one owner.',
+    extras: { errors: fieldErrorsOf([['role', 'the last owner cannot be lowered or removed']]) },
   });

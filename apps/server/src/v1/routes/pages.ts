@@ -3,7 +3,7 @@ import { stillAuthenticated } from '../../auth/authenticate.js';
 import type { ApiRouter } from '../../openapi/api-router.js';
 import { pageFor } from '../access.js';
 import type { V1Context } from '../context.js';
-import { v1Problem } from '../problems.js';
+import { v1ProblemOf } from '../problems.js';
 import { PageParams, PageRevisionParams } from '../schemas.js';
 
 const notFound = { description: 'No such page, or the caller is not a member' };
@@ -36,10 +36,9 @@ export function pageRoutes(api: ApiRouter, ctx: V1Context): void {
         file: page.file,
       });
       if (html === null) {
-        throw v1Problem(
-          'no_revision',
-          `${page.file} has no saved version at revision ${revision}.`,
-        );
+        throw v1ProblemOf('no_revision', {
+          detail: `${page.file} has no saved version at revision ${revision}.`,
+        });
       }
       res.json({ page, revision, html });
     },

@@ -7,7 +7,7 @@ import type { ResponseSpec } from '../../openapi/registry.js';
 import { holderOf, projectFor, refuseForeignLock } from '../access.js';
 import type { V1Context } from '../context.js';
 import { projectBody } from '../present.js';
-import { folderCheckFailed, v1Problem } from '../problems.js';
+import { folderCheckFailed, v1ProblemOf } from '../problems.js';
 import { ProjectParams } from '../schemas.js';
 import { intakeUpload, zipUploadBody } from '../upload.js';
 import { decodeCursor, pageOf } from '../../http/paging.js';
@@ -138,7 +138,8 @@ export function projectRoutes(api: ApiRouter, ctx: V1Context): void {
       holderOf(req, access.auth);
       // Read first: once deleted, the project no longer says who may hear of it.
       const members = await ctx.store.projectMembers.list(params.id);
-      if (!(await ctx.store.projects.delete(params.id))) throw v1Problem('not_found', 'Gone.');
+      if (!(await ctx.store.projects.delete(params.id)))
+        throw v1ProblemOf('not_found', { detail: 'Gone.' });
       const audience = members.map((member) => member.accountNumber);
       ctx.signals.changed(params.id, { kind: 'project.deleted', data: {} }, audience);
       res.status(204).end();

@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Draft } from '@galley/core';
-import type { DraftError, DraftLog, v1 } from '@galley/core';
+import type { DraftLog, v1 } from '@galley/core';
 import type { DraftEvent, DraftRecord, LockHolder, PageAccess, Store } from '@galley/store';
 import { sha256Hex } from '@galley/store';
 import type { z } from 'zod';
-import { addFieldError, newFieldErrors } from '../../http/parse.js';
-import { HttpProblem } from '../../http/problem.js';
 import { draftPageJson, readsBack } from '../../pool/tasks.js';
 import type { StoredDraft } from '../../pool/tasks.js';
 import type { WorkPool } from '../../pool/work-pool.js';
 import type { CacheStats } from '../../metrics/metrics.js';
-import { v1Problem } from '../problems.js';
+import { operationRefused, v1ProblemOf } from '../problems.js';
 import type { EditingSignals } from './editing-signals.js';
 import type { FolderFiles } from './folder-files.js';
 import { KeyedSerial } from './keyed-serial.js';
@@ -79,7 +77,9 @@ const SNAPSHOT_EVERY = 128;
 const MOVE_ATTEMPTS = 5;
 
 const staleToken = () =>
-  v1Problem('stale_draft_token', 'This draft token is not the newest one; GET the draft again.');
+  v1ProblemOf('stale_draft_token', {
+    detail: 'This draft token is not the newest one; GET the draft again.',
+  });
 
 /**
  * Open drafts: the store keeps the base and the operation log; this keeps the parsed drafts in
@@ -158,7 +158,7 @@ export class DraftService {
       const entry = state.manifest.get(access.page.file)!;
       const html = await this.#html(entry.sha256);
       const opened = await this.#parse({ html, log: emptyLog });
-      if (!opened.ok) throw refused(opened.errors);
+      if (!opened.ok) throw operationRefused(opened.errors);
       const token = newToken();
       row = await this.#store.drafts.open({
         pageId: access.page.id,
@@ -227,7 +227,7 @@ export class DraftService {
     if (body.draft_token !== row.token) return this.#replay(row, fingerprint, body.outline);
     const live = await this.live(row);
     const applied = live.draft.apply(body.operation);
-    if (!applied.ok) throw refused(applied.errors);
+    if (!applied.ok) throw operationRefused(applied.errors);
     const answer = this.#answer(live, applied.result);
     const written = await this.#append(row, live, {
       kind: 'operation',
@@ -325,10 +325,9 @@ export class DraftService {
     if (!rebuilt.ok) {
       // A log this engine no longer replays (one written under other rules): the draft cannot be
       // continued, only discarded; the saved versions are not affected.
-      throw v1Problem(
-        'draft_unusable',
-        `This draft cannot be rebuilt (${rebuilt.errors[0]?.code ?? 'invalid_log'}); discard it with DELETE /pages/{page}/draft and open a new one.`,
-      );
+      throw v1ProblemOf('draft_unusable', {
+        detail: `This draft cannot be rebuilt (${rebuilt.errors[0]?.code ?? 'invalid_log'}); discard it with DELETE /pages/{page}/draft and open a new one.`,
+      });
     }
     const live = this.#liveOf(row, rebuilt.draft, stored);
     this.#remember(row.id, live);
@@ -517,13 +516,13 @@ export class DraftService {
   }
 }
 
-const projectGone = () => v1Problem('not_found', 'The project was deleted meanwhile.');
+const projectGone = () =>
+  v1ProblemOf('not_found', { detail: 'The project was deleted meanwhile.' });
 
 const nothingTo = (direction: 'undo' | 'redo') =>
-  v1Problem(
-    direction === 'undo' ? 'nothing_to_undo' : 'nothing_to_redo',
-    `The draft has no operation to ${direction}.`,
-  );
+  v1ProblemOf(direction === 'undo' ? 'nothing_to_undo' : 'nothing_to_redo', {
+    detail: `The draft has no operation to ${direction}.`,
+  });
 
 /** The key of a draft's turn (see `exclusive`): page, account and client. */
 function turnOf(pageId: string, holder: LockHolder): string {
@@ -559,17 +558,4 @@ function newToken(): string {
 
 function withOutline(answer: OperationAnswer, outline: boolean | undefined, draft: Draft) {
   return outline ? { ...answer, outline: draft.outline() as OperationAnswer['outline'] } : answer;
-}
-
-/** A refused operation: 422 with `errors` by request field; nothing changed. */
-export function refused(errors: readonly DraftError[]): HttpProblem {
-  const byField = newFieldErrors();
-  for (const error of errors) addFieldError(byField, error.field ?? '', error.message);
-  return new HttpProblem({
-    status: 422,
-    code: errors[0]?.code ?? 'invalid_operation',
-    title: 'Operation refused',
-    detail: errors.map((e) => e.message).join(' '),
-    extras: { errors: byField },
-  });
 }

@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import type { Logger } from 'pino';
 import type { PageWatch, Store } from '@galley/store';
 import { lockState } from '../present.js';
-import { v1Problem } from '../problems.js';
+import { v1ProblemOf } from '../problems.js';
 import type { DraftService } from './draft-service.js';
 import type { EventHub } from '../../events/hub.js';
 import {
@@ -103,14 +103,13 @@ export class PageEvents {
     head: boolean;
   }): void {
     const { res, accountNumber } = input;
-    if (this.#closed) throw v1Problem('stopping', 'The server is stopping; connect again.');
+    if (this.#closed)
+      throw v1ProblemOf('stopping', { detail: 'The server is stopping; connect again.' });
     if (!this.#counts.take(accountNumber)) {
-      throw v1Problem(
-        'too_many_streams',
-        `At most ${this.#counts.max} event streams may be open per account; close one first.`,
-        undefined,
-        { 'Retry-After': '5' },
-      );
+      throw v1ProblemOf('too_many_streams', {
+        detail: `At most ${this.#counts.max} event streams may be open per account; close one first.`,
+        headers: { 'Retry-After': '5' },
+      });
     }
     if (!startEventStream(res, input.head)) {
       this.#counts.give(accountNumber);

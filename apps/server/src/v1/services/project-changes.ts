@@ -8,7 +8,7 @@ import type {
   Store,
   StoreScope,
 } from '@galley/store';
-import { v1Problem } from '../problems.js';
+import { v1ProblemOf } from '../problems.js';
 import type { EditingSignals } from './editing-signals.js';
 import type { FolderFiles } from './folder-files.js';
 import { folderStateOf, renamedProjectJson } from './folder-state.js';
@@ -60,12 +60,10 @@ const PAUSE_MS = 5;
 
 /** 503 with `Retry-After`: the change was proposed ATTEMPTS times and never got its turn. */
 const keptMoving = () =>
-  v1Problem(
-    'project_busy',
-    'Other changes of this project kept coming first; send it again.',
-    undefined,
-    { 'Retry-After': '1' },
-  );
+  v1ProblemOf('project_busy', {
+    detail: 'Other changes of this project kept coming first; send it again.',
+    headers: { 'Retry-After': '1' },
+  });
 
 const pause = (attempt: number) =>
   new Promise((resolve) => setTimeout(resolve, PAUSE_MS * attempt * (0.5 + Math.random())));
@@ -103,7 +101,7 @@ export class ProjectChanges {
 
   async #project(projectId: string): Promise<ProjectRecord> {
     const project = await this.#store.projects.find(projectId);
-    if (!project) throw v1Problem('not_found', 'No such project.');
+    if (!project) throw v1ProblemOf('not_found', { detail: 'No such project.' });
     return project;
   }
 
@@ -165,7 +163,7 @@ export class ProjectChanges {
       const spec = await propose(current);
       const outcome = await this.#store.transaction(async (tx): Promise<CommitOutcome | null> => {
         const locked = await tx.projects.lockRow(projectId);
-        if (!locked) throw v1Problem('not_found', 'No such project.');
+        if (!locked) throw v1ProblemOf('not_found', { detail: 'No such project.' });
         if (commitId !== null) {
           const earlier = await tx.projectRevisions.findCommit(projectId, commitId);
           if (earlier !== null) return { earlier };
@@ -251,10 +249,11 @@ export class ProjectChanges {
   ): Promise<ProjectRecord> {
     const result = await this.#store.transaction(async (tx) => {
       const locked = await tx.projects.lockRow(projectId);
-      if (!locked) throw v1Problem('not_found', 'No such project.');
+      if (!locked) throw v1ProblemOf('not_found', { detail: 'No such project.' });
       if (locked.revision !== revision) {
-        throw v1Problem('revision_conflict', `The current revision is ${locked.revision}.`, {
-          current_revision: locked.revision,
+        throw v1ProblemOf('revision_conflict', {
+          detail: `The current revision is ${locked.revision}.`,
+          extras: { current_revision: locked.revision },
         });
       }
       const moved = await tx.projectRevisions.move({
@@ -267,7 +266,7 @@ export class ProjectChanges {
         ? { ok: true as const, project: (await tx.projects.find(projectId))! }
         : moved;
     });
-    if (!result.ok) throw v1Problem(result.code, `There is nothing to ${direction}.`);
+    if (!result.ok) throw v1ProblemOf(result.code, { detail: `There is nothing to ${direction}.` });
     this.#signals.changed(projectId, {
       kind: 'project.saved',
       data: { revision: result.project.revision, kind: direction, page_id: null },
@@ -288,7 +287,7 @@ export class ProjectChanges {
         const stored = await this.#files.put(zip);
         const confirmed = await this.#store.transaction(async (tx) => {
           const locked = await tx.projects.lockRow(projectId);
-          if (!locked) throw v1Problem('not_found', 'No such project.');
+          if (!locked) throw v1ProblemOf('not_found', { detail: 'No such project.' });
           if (locked.revision !== current.revision) return null;
           return tx.confirmations.create({
             projectId,

@@ -3,7 +3,7 @@ import type { v1 } from '@galley/core';
 import type { Account, Clock, DraftRecord, PageAccess, Store, StoreScope } from '@galley/store';
 import { isoTime, sha256Hex } from '@galley/store';
 import type { z } from 'zod';
-import { folderCheckFailed, v1Problem } from '../problems.js';
+import { folderCheckFailed, v1ProblemOf } from '../problems.js';
 import type { DraftService } from './draft-service.js';
 import type { FolderFiles } from './folder-files.js';
 import { folderStateOf } from './folder-state.js';
@@ -119,11 +119,10 @@ export class SaveService {
           };
         }
         if (!base || base.sha256 !== row.baseSha256) {
-          throw v1Problem(
-            'revision_conflict',
-            `${page.file} changed since revision ${row.baseRevision}, the base of this draft.`,
-            { current_revision: current.revision },
-          );
+          throw v1ProblemOf('revision_conflict', {
+            detail: `${page.file} changed since revision ${row.baseRevision}, the base of this draft.`,
+            extras: { current_revision: current.revision },
+          });
         }
         const folder = await this.#files.folder(current.manifest);
         // The very check the browser bundle runs before it saves (same input, same report).
@@ -159,10 +158,9 @@ export class SaveService {
  */
 function ownAnswer(access: PageAccess, saved: Saved): Saved {
   if (saved.page.id !== access.page.id) {
-    throw v1Problem(
-      'commit_id_reused',
-      `This commit_id saved ${saved.page.file}; send a new commit_id with every save.`,
-    );
+    throw v1ProblemOf('commit_id_reused', {
+      detail: `This commit_id saved ${saved.page.file}; send a new commit_id with every save.`,
+    });
   }
   return saved;
 }

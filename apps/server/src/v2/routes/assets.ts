@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { streamMultipart } from '../../http/multipart.js';
 import { parseInput, validationFailed } from '../../http/parse.js';
-import { problem } from '../../http/problem.js';
+import { problemOf } from '../../http/problem.js';
 import type { ApiRouter } from '../../openapi/api-router.js';
 import type { V2Context } from '../context.js';
 import type { Commit } from '../idempotency.js';
@@ -60,9 +60,9 @@ async function createFromJson(
   }
   const taken = files.find((f) => f.path === 'production.json');
   if (taken) {
-    throw validationFailed({
-      [`${taken.field}.path`]: ['production.json is made from medium and media_contract'],
-    });
+    throw validationFailed([
+      [`${taken.field}.path`, 'production.json is made from medium and media_contract'],
+    ]);
   }
   return createAsset(ctx, commit, {
     ...caller,
@@ -86,13 +86,13 @@ async function upload(ctx: V2Context, req: Request, res: Response, caller: Calle
       { fileField: 'file', maxFileBytes: MAX_BLOB_BYTES },
       async (chunks) => {
         const put = await ctx.store.bytes.put(chunks);
-        if (!put.ok) throw problem(413, 'body_too_large', 'The file is too large.');
+        if (!put.ok) throw problemOf('body_too_large', { detail: 'The file is too large.' });
         if (put.created) created = put.sha256;
         return put;
       },
     );
     const input = parseInput(v2.UploadAssetFields, fields);
-    if (!file) throw validationFailed({ file: ['a file part named file is required'] });
+    if (!file) throw validationFailed([['file', 'a file part named file is required']]);
     const { sha256, size } = file.result;
     release = ctx.pins.hold([sha256]);
     const path = uploadPath(file.info.filename);
@@ -139,7 +139,7 @@ export function assetRoutes(api: ApiRouter, ctx: V2Context): void {
       const q = query();
       const after = decodeCursor(AssetCursor, q.page);
       if (after && after[0] !== q.sort)
-        throw validationFailed({ page: ['the cursor belongs to another sort'] });
+        throw validationFailed([['page', 'the cursor belongs to another sort']]);
       const rows = await store.assets.list({
         owners: visibleOwners(owner),
         state: q.state,

@@ -1,12 +1,12 @@
 import { v2 } from '@galley/core';
 import { z } from 'zod';
 import { API_CONTENT_POLICY } from '../../http/answer-headers.js';
-import { problem } from '../../http/problem.js';
+import { problemOf } from '../../http/problem.js';
 import type { ApiRouter } from '../../openapi/api-router.js';
 import type { V2Context } from '../context.js';
 import { callerOf, readableAsset, revisionOf } from '../context.js';
 import { contentTypeOf } from '../media-types.js';
-import { assetProblem } from '../problems.js';
+import { v2ProblemOf } from '../problems.js';
 import { parseRange } from '../range.js';
 import { noneMatchIncludes, streamBody } from '../../http/conditional.js';
 import { responses } from './responses.js';
@@ -60,16 +60,13 @@ export function fileRoutes(api: ApiRouter, ctx: V2Context): void {
       const revision = await revisionOf(store, asset, q.revision);
       const file = await store.assets.file(asset.id, revision.number, params.path);
       if (!file)
-        throw problem(
-          404,
-          'not_found',
-          `No file ${params.path} in ${asset.id}@${revision.number}.`,
-        );
+        throw problemOf('not_found', {
+          detail: `No file ${params.path} in ${asset.id}@${revision.number}.`,
+        });
       if (revision.erasedAt !== null) {
-        throw assetProblem(
-          'content_erased',
-          `The content of ${asset.id}@${revision.number} was erased.`,
-        );
+        throw v2ProblemOf('content_erased', {
+          detail: `The content of ${asset.id}@${revision.number} was erased.`,
+        });
       }
       const etag = `"${file.sha256}"`;
       res.setHeader('ETag', etag);
@@ -90,11 +87,12 @@ export function fileRoutes(api: ApiRouter, ctx: V2Context): void {
           : { kind: 'whole' as const };
       if (range.kind === 'unsatisfiable') {
         res.setHeader('Content-Range', `bytes */${file.size}`);
-        throw assetProblem('range_not_satisfiable', `The file has ${file.size} bytes.`);
+        throw v2ProblemOf('range_not_satisfiable', { detail: `The file has ${file.size} bytes.` });
       }
       const part = range.kind === 'part' ? range : undefined;
       const stream = await store.bytes.read(file.sha256, part);
-      if (!stream) throw assetProblem('content_erased', `The content of ${file.path} is gone.`);
+      if (!stream)
+        throw v2ProblemOf('content_erased', { detail: `The content of ${file.path} is gone.` });
       res.status(part ? 206 : 200).setHeader('Content-Type', contentTypeOf(file.mediaType));
       res.setHeader('Content-Length', String(part ? part.end - part.start + 1 : file.size));
       if (part) res.setHeader('Content-Range', `bytes ${part.start}-${part.end}/${file.size}`);

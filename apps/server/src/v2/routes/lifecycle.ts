@@ -7,7 +7,7 @@ import type { AssetRecord, V2Context } from '../context.js';
 import { assetNotFound, readableAsset } from '../context.js';
 import { stageStored } from '../file-specs.js';
 import { HttpProblem } from '../../http/problem.js';
-import { assetProblem } from '../problems.js';
+import { v2ProblemOf } from '../problems.js';
 import { assetAnswer, commitReleasing, commitRevision, createAsset } from '../write-asset.js';
 import { AssetParams } from './assets.js';
 import { created, responses } from './responses.js';
@@ -38,9 +38,9 @@ async function storedFiles(
   // Deleted for good since it was read, its rows maybe between these reads: as if this request
   // had come after the deletion.
   if (!(await scope.assets.find(asset.id))) throw assetNotFound();
-  if (!revision) throw validationFailed({ [input.field]: [`The asset has no revision ${at}.`] });
+  if (!revision) throw validationFailed([[input.field, `The asset has no revision ${at}.`]]);
   if (revision.erasedAt !== null) {
-    throw assetProblem('content_erased', `The content of ${asset.id}@${at} was erased.`);
+    throw v2ProblemOf('content_erased', { detail: `The content of ${asset.id}@${at} was erased.` });
   }
   return files;
 }
@@ -57,7 +57,7 @@ async function copySource(
   } catch (error) {
     if (!(error instanceof HttpProblem) || error.status >= 500 || error.status === 422) throw error;
     const field = error.status === 410 ? 'source.revision' : 'source.asset';
-    throw validationFailed({ [field]: [error.detail] });
+    throw validationFailed([[field, error.detail]]);
   }
 }
 
@@ -121,9 +121,9 @@ export function lifecycleRoutes(api: ApiRouter, ctx: V2Context): void {
         { req, res, id: params.id, access: 'write', body },
         async ({ asset, body, caller, commit }) => {
           if (asset.kind !== 'production') {
-            throw validationFailed({
-              id: [`copies go into productions; ${asset.id} is an ${asset.kind}`],
-            });
+            throw validationFailed([
+              ['id', `copies go into productions; ${asset.id} is an ${asset.kind}`],
+            ]);
           }
           const source = (scope: StoreScope) => copySource(scope, caller.owner, body.source);
           const files = await source(ctx.store);
@@ -168,11 +168,10 @@ export function lifecycleRoutes(api: ApiRouter, ctx: V2Context): void {
             if (!current) throw assetNotFound(); // deleted for good meanwhile
             const from = allowedMoves[body.state];
             if (!from.includes(current.state)) {
-              throw assetProblem(
-                'state_conflict',
-                `An asset cannot move from ${current.state} to ${body.state}.`,
-                { state: current.state, allowed_from: from },
-              );
+              throw v2ProblemOf('state_conflict', {
+                detail: `An asset cannot move from ${current.state} to ${body.state}.`,
+                extras: { state: current.state, allowed_from: from },
+              });
             }
             await tx.assets.setState(asset.id, body.state);
             return assetAnswer(tx, asset.id);
@@ -197,11 +196,10 @@ export function lifecycleRoutes(api: ApiRouter, ctx: V2Context): void {
           const current = await tx.assets.lockRow(asset.id);
           if (!current) throw assetNotFound(); // deleted for good meanwhile
           if (current.state !== 'deleted') {
-            throw assetProblem(
-              'not_in_trash',
-              'Only an asset in the trash can be deleted for good.',
-              { state: current.state },
-            );
+            throw v2ProblemOf('not_in_trash', {
+              detail: 'Only an asset in the trash can be deleted for good.',
+              extras: { state: current.state },
+            });
           }
           return { answer: { status: 204 }, dropped: await tx.assets.delete(asset.id) };
         }),
