@@ -1,6 +1,7 @@
 import express from 'express';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
+import { editingRoutes } from '@galley/core';
 import type { Clock, Store } from '@galley/store';
 import { authenticate, requireAuth } from './auth/authenticate.js';
 import { authRouter } from './auth/routes.js';
@@ -127,12 +128,13 @@ export function createApp(options: AppOptions): GalleyApp {
   // What anyone may read beside the OpenAPI document: the JSON Schemas (project.json's). Mounted
   // before the interface's authentication, declared after its routes (last in the document).
   const v1Public = new ApiRouter({
+    routes: editingRoutes,
     registry: registries.v1,
     jsonLimitBytes: config.jsonLimitBytes,
   });
   app.use('/api/v1', v1Public.router);
   app.use('/api/v1', noteMount, requireAuth, v1Router({ ...deps, registry: registries.v1 }));
-  schemaRoute(v1Public, { authenticated: false });
+  schemaRoute(v1Public);
   app.use('/api/v2', noteMount, requireAuth, v2Router({ ...deps, registry: registries.v2 }));
   mcpRoute(app, deps, SERVER_VERSION);
   app.use(screenRouter(deps));

@@ -46,7 +46,7 @@ export { authOf, maybeAuth, sessionAuthOf } from './auth/context.js';
 export type { AuthContext, AuthFailure, SessionAuth } from './auth/context.js';
 export { requireAuth, requireSession, SESSION_COOKIE } from './auth/authenticate.js';
 export { ApiRegistry, schemaOf } from './openapi/registry.js';
-export type { RouteSpec, ResponseSpec, HttpMethod, ApiInfo } from './openapi/registry.js';
+export type { ApiInfo } from './openapi/registry.js';
 export { ApiRouter } from './openapi/api-router.js';
 export type { RouteInput, RouteHandler } from './openapi/api-router.js';
 export { superviseWorkers, WorkerStartFailure } from './cluster/primary.js';

@@ -1,9 +1,5 @@
 import type { events } from '@galley/core';
 import { readEventStream } from './event-stream.js';
-import type { transport } from './http.js';
-import { withQuery } from './http.js';
-
-type Transport = ReturnType<typeof transport>;
 
 /** An event, or word that those after the given id are gone (read the state anew). */
 export type StreamItem = events.GalleyEvent | { kind: 'resync'; oldest_id: string };
@@ -17,24 +13,20 @@ export interface EventQuery {
   signal?: AbortSignal;
 }
 
+/** The request headers of an event stream that resumes after `lastEventId`, if given. */
+export const streamHeaders = (lastEventId?: string): Record<string, string> => ({
+  accept: 'text/event-stream',
+  ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+});
+
 /**
- * One connection to `GET /events` (v1 or v2) as an async iterator; it ends when the server ends
- * the stream. A refusal throws GalleyApiError at the first step.
+ * One connection to `GET /events` (v1 or v2), opened by `open`, as an async iterator; it ends
+ * when the server ends the stream. A refusal throws GalleyApiError at the first step.
  */
 export async function* eventStream(
-  http: Transport,
-  url: string,
-  query: EventQuery,
-): AsyncGenerator<StreamItem> {
-  const response = await http.response({
-    method: 'GET',
-    url: withQuery(url, { kinds: query.kinds?.join(','), project: query.project }),
-    headers: {
-      accept: 'text/event-stream',
-      ...(query.lastEventId ? { 'last-event-id': query.lastEventId } : {}),
-    },
-    ...(query.signal ? { signal: query.signal } : {}),
-  });
+  open: () => Promise<Response>,
+): AsyncGenerator<StreamItem, void, undefined> {
+  const response = await open();
   if (!response.body) return;
   for await (const { event, data } of readEventStream(response.body)) {
     const body = JSON.parse(data) as Record<string, unknown>;
@@ -51,7 +43,7 @@ export async function* eventStream(
 export async function* followEvents(
   open: (query: EventQuery) => AsyncGenerator<StreamItem>,
   query: EventQuery & { retryMs?: number },
-): AsyncGenerator<StreamItem> {
+): AsyncGenerator<StreamItem, void, undefined> {
   let last = query.lastEventId;
   for (;;) {
     try {

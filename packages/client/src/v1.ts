@@ -1,16 +1,18 @@
 import type { z } from 'zod';
+import { EDITING_ROOT, editingRoutes } from '@galley/core';
 import type { v1 } from '@galley/core';
+import { caller } from './call.js';
 import { readEventStream } from './event-stream.js';
 import type { EventQuery } from './events.js';
-import { eventStream } from './events.js';
-import type { transport } from './http.js';
-import { type Binary, withQuery } from './http.js';
+import { eventStream, streamHeaders } from './events.js';
+import type { Binary, transport } from './http.js';
 
 type Out<T extends z.ZodType> = z.output<T>;
 type In<T extends z.ZodType> = z.input<T>;
 type Transport = ReturnType<typeof transport>;
 type Zip = Uint8Array | Blob;
 type PageEvent = Out<typeof v1.PageEvent>;
+type PageQuery = { per_page?: number; page?: string };
 const PAGE_EVENTS = new Set<string>(['lock', 'draft', 'saved']);
 
 /**
@@ -18,16 +20,9 @@ const PAGE_EVENTS = new Set<string>(['lock', 'draft', 'saved']);
  * aborts it; events of kinds this client does not know are skipped.
  */
 async function* pageEventStream(
-  http: Transport,
-  url: string,
-  signal: AbortSignal | undefined,
-): AsyncGenerator<PageEvent> {
-  const response = await http.response({
-    method: 'GET',
-    url,
-    headers: { accept: 'text/event-stream' },
-    ...(signal ? { signal } : {}),
-  });
+  open: () => Promise<Response>,
+): AsyncGenerator<PageEvent, void, undefined> {
+  const response = await open();
   if (!response.body) return;
   for await (const { event, data } of readEventStream(response.body)) {
     if (PAGE_EVENTS.has(event)) yield { event, data: JSON.parse(data) as unknown } as PageEvent;
@@ -62,149 +57,84 @@ function zipForm(zip: Zip, site: SiteChoices = {}): FormData {
 
 /** The editing interface (`/api/v1`), one method per endpoint of editing-api-v1.md. */
 export function editingApi(http: Transport, baseUrl: string) {
-  const api = `${baseUrl.replace(/\/$/, '')}/api/v1`;
-  const project = (id: string) => `${api}/projects/${encodeURIComponent(id)}`;
-  const page = (id: string) => `${api}/pages/${encodeURIComponent(id)}`;
+  const call = caller(http, `${baseUrl.replace(/\/$/, '')}${EDITING_ROOT}`, editingRoutes);
   return {
-    listProjects: (query: { per_page?: number; page?: string } = {}) =>
-      http.json<Out<typeof v1.ProjectList>>({
-        method: 'GET',
-        url: withQuery(`${api}/projects`, query),
-      }),
+    /** Any operation of the interface by its route name, typed from the route table. */
+    call,
+    listProjects: (query: PageQuery = {}) => call.json('listProjects', { query }),
     createProject: (zip: Zip, site?: SiteChoices) =>
-      http.json<Out<typeof v1.CreatedProject>>({
-        method: 'POST',
-        url: `${api}/projects/folder`,
-        body: { form: zipForm(zip, site) },
-      }),
-    getProject: (id: string) =>
-      http.json<Out<typeof v1.Project>>({ method: 'GET', url: project(id) }),
+      call.json('createProject', { form: zipForm(zip, site) }),
+    getProject: (id: string) => call.json('getProject', { params: { id } }),
     renameProject: (id: string, body: In<typeof v1.RenameProject>) =>
-      http.json<Out<typeof v1.Project>>({
-        method: 'PATCH',
-        url: project(id),
-        body: { json: body },
-      }),
-    deleteProject: (id: string) => http.json<void>({ method: 'DELETE', url: project(id) }),
+      call.json('renameProject', { params: { id }, body }),
+    deleteProject: (id: string) => call.json('deleteProject', { params: { id } }),
     downloadFolder: (id: string, version?: number): Promise<Binary> =>
-      http.binary({
-        method: 'GET',
-        url: version === undefined ? `${project(id)}/folder` : `${project(id)}/folder/${version}`,
-      }),
+      version === undefined
+        ? call.binary('downloadFolder', { params: { id } })
+        : call.binary('downloadVersion', { params: { id, version } }),
     replaceFolder: (id: string, zip: Zip) =>
-      http.json<Out<typeof v1.CreatedProject>>({
-        method: 'POST',
-        url: `${project(id)}/folder`,
-        body: { form: zipForm(zip) },
-      }),
-    listPages: (id: string, query: { per_page?: number; page?: string } = {}) =>
-      http.json<Out<typeof v1.PageList>>({
-        method: 'GET',
-        url: withQuery(`${project(id)}/pages`, query),
-      }),
+      call.json('replaceFolder', { params: { id }, form: zipForm(zip) }),
+    listPages: (id: string, query: PageQuery = {}) =>
+      call.json('listPages', { params: { id }, query }),
 
-    listMembers: (id: string, query: { per_page?: number; page?: string } = {}) =>
-      http.json<Out<typeof v1.MemberList>>({
-        method: 'GET',
-        url: withQuery(`${project(id)}/members`, query),
-      }),
+    listMembers: (id: string, query: PageQuery = {}) =>
+      call.json('listMembers', { params: { id }, query }),
     putMember: (id: string, body: In<typeof v1.PutMember>) =>
-      http.json<Out<typeof v1.Members>>({
-        method: 'PUT',
-        url: `${project(id)}/members`,
-        body: { json: body },
-      }),
-    removeMember: (id: string, user: string) =>
-      http.json<Out<typeof v1.Members>>({
-        method: 'DELETE',
-        url: `${project(id)}/members/${encodeURIComponent(user)}`,
-      }),
+      call.json('putMember', { params: { id }, body }),
+    removeMember: (id: string, user: string) => call.json('removeMember', { params: { id, user } }),
 
     lock: (id: string, body: In<typeof v1.PutLock>) =>
-      http.json<Out<typeof v1.LockAnswer>>({
-        method: 'PUT',
-        url: `${project(id)}/lock`,
-        body: { json: body },
-      }),
-    unlock: (id: string) => http.json<void>({ method: 'DELETE', url: `${project(id)}/lock` }),
+      call.json('takeLock', { params: { id }, body }),
+    unlock: (id: string) => call.json('releaseLock', { params: { id } }),
     /** The lock in force (who is editing, since when), or `{lock: null}`; any member. */
-    getLock: (id: string) =>
-      http.json<Out<typeof v1.LockState>>({ method: 'GET', url: `${project(id)}/lock` }),
+    getLock: (id: string) => call.json('getLock', { params: { id } }),
 
-    openDraft: (pageId: string) =>
-      http.json<Out<typeof v1.DraftAnswer>>({ method: 'GET', url: `${page(pageId)}/draft` }),
+    openDraft: (page: string) => call.json('openDraft', { params: { page } }),
     /** The operations in effect of this client's open draft (404 `no_draft` without one). */
-    draftLog: (pageId: string) =>
-      http.json<Out<typeof v1.DraftLogAnswer>>({ method: 'GET', url: `${page(pageId)}/draft/log` }),
+    draftLog: (page: string) => call.json('draftLog', { params: { page } }),
     /** The page's HTML as saved at `revision` (any member). */
-    pageRevision: (pageId: string, revision: number) =>
-      http.json<Out<typeof v1.PageRevision>>({
-        method: 'GET',
-        url: `${page(pageId)}/revisions/${revision}`,
-      }),
+    pageRevision: (page: string, revision: number) =>
+      call.json('pageRevision', { params: { page, revision } }),
     /**
      * Live changes of the page (`lock`, `draft`, `saved` events) as an async iterator; it ends
      * when the server ends the stream, or throws when `signal` aborts it. A refusal (404, 429)
      * throws GalleyApiError at the first step.
      */
-    pageEvents: (pageId: string, options: { signal?: AbortSignal } = {}) =>
-      pageEventStream(http, `${page(pageId)}/events`, options.signal),
+    pageEvents: (page: string, options: { signal?: AbortSignal } = {}) =>
+      pageEventStream(() =>
+        call.response('pageEvents', {
+          params: { page },
+          headers: streamHeaders(),
+          ...(options.signal ? { signal: options.signal } : {}),
+        }),
+      ),
     /** The events of the caller's projects (one connection; see `followEvents`). */
-    events: (query: EventQuery = {}) => eventStream(http, `${api}/events`, query),
-    discardDraft: (pageId: string) =>
-      http.json<void>({ method: 'DELETE', url: `${page(pageId)}/draft` }),
-    applyOperation: (pageId: string, body: In<typeof v1.OperationRequest>) =>
-      http.json<Out<typeof v1.OperationAnswer>>({
-        method: 'POST',
-        url: `${page(pageId)}/operations`,
-        body: { json: body },
-      }),
-    undoDraft: (pageId: string) =>
-      http.json<Out<typeof v1.OperationAnswer>>({
-        method: 'POST',
-        url: `${page(pageId)}/draft/undo`,
-      }),
-    redoDraft: (pageId: string) =>
-      http.json<Out<typeof v1.OperationAnswer>>({
-        method: 'POST',
-        url: `${page(pageId)}/draft/redo`,
-      }),
-    save: (pageId: string, body: In<typeof v1.SaveRequest>) =>
-      http.json<Out<typeof v1.Saved>>({
-        method: 'PUT',
-        url: `${page(pageId)}/operations`,
-        body: { json: body },
-      }),
+    events: (query: EventQuery = {}) =>
+      eventStream(() =>
+        call.response('events', {
+          query: { kinds: query.kinds, project: query.project },
+          headers: streamHeaders(query.lastEventId),
+          ...(query.signal ? { signal: query.signal } : {}),
+        }),
+      ),
+    discardDraft: (page: string) => call.json('discardDraft', { params: { page } }),
+    applyOperation: (page: string, body: In<typeof v1.OperationRequest>) =>
+      call.json('applyOperation', { params: { page }, body }),
+    undoDraft: (page: string) => call.json('undoDraft', { params: { page } }),
+    redoDraft: (page: string) => call.json('redoDraft', { params: { page } }),
+    save: (page: string, body: In<typeof v1.SaveRequest>) =>
+      call.json('save', { params: { page }, body }),
 
-    history: (id: string, query: { per_page?: number; page?: string } = {}) =>
-      http.json<Out<typeof v1.History>>({
-        method: 'GET',
-        url: withQuery(`${project(id)}/history`, query),
-      }),
+    history: (id: string, query: PageQuery = {}) => call.json('history', { params: { id }, query }),
     moveHistory: (id: string, body: In<typeof v1.HistoryMove>) =>
-      http.json<Out<typeof v1.Project>>({
-        method: 'PUT',
-        url: `${project(id)}/history`,
-        body: { json: body },
-      }),
+      call.json('moveHistory', { params: { id }, body }),
 
-    latestConfirmation: (id: string) =>
-      http.json<Out<typeof v1.Confirmation>>({
-        method: 'GET',
-        url: `${project(id)}/confirmations/latest`,
-      }),
-    listConfirmations: (id: string, query: { per_page?: number; page?: string } = {}) =>
-      http.json<Out<typeof v1.ConfirmationList>>({
-        method: 'GET',
-        url: withQuery(`${project(id)}/confirmations`, query),
-      }),
+    latestConfirmation: (id: string) => call.json('latestConfirmation', { params: { id } }),
+    listConfirmations: (id: string, query: PageQuery = {}) =>
+      call.json('listConfirmations', { params: { id }, query }),
     /** Only a person's screen session may confirm; a bearer token gets 403. */
     confirm: (id: string, body: In<typeof v1.Confirm> = {}) =>
-      http.json<Out<typeof v1.Confirmation>>({
-        method: 'POST',
-        url: `${project(id)}/confirmations`,
-        body: { json: body },
-      }),
+      call.json('confirm', { params: { id }, body }),
     /** Follows a `next_page_url` or `download_url` given by the service. */
     follow: <T>(url: string) => http.json<T>({ method: 'GET', url }),
     download: (url: string): Promise<Binary> => http.binary({ method: 'GET', url }),

@@ -1,14 +1,14 @@
 import type { z } from 'zod';
+import { ASSET_ROOT, assetRoutes } from '@galley/core';
 import type { v2 } from '@galley/core';
-import type { transport } from './http.js';
-import { type Binary, withQuery } from './http.js';
+import { caller } from './call.js';
+import type { Binary, transport } from './http.js';
 import type { EventQuery } from './events.js';
-import { eventStream } from './events.js';
+import { eventStream, streamHeaders } from './events.js';
 
 type Out<T extends z.ZodType> = z.output<T>;
 type In<T extends z.ZodType> = z.input<T>;
 type Transport = ReturnType<typeof transport>;
-type AssetAnswer = Out<typeof v2.AssetEnvelope>;
 
 export interface AssetQuery {
   q?: string;
@@ -30,18 +30,21 @@ export interface FileQuery {
 
 /** The asset interface (`/api/v2`), one method per endpoint of asset-api-v2.md. */
 export function assetApi(http: Transport, assetBaseUrl: string) {
-  const api = `${assetBaseUrl.replace(/\/$/, '')}/api/v2`;
-  const asset = (id: string) => `${api}/assets/${encodeURIComponent(id)}`;
+  const call = caller(http, `${assetBaseUrl.replace(/\/$/, '')}${ASSET_ROOT}`, assetRoutes);
   return {
+    /** Any operation of the interface by its route name, typed from the route table. */
+    call,
     /** The events of the caller's assets (one connection; see `followEvents`). */
-    events: (query: Omit<EventQuery, 'project'> = {}) => eventStream(http, `${api}/events`, query),
-    listAssets: (query: AssetQuery = {}) =>
-      http.json<Out<typeof v2.AssetList>>({
-        method: 'GET',
-        url: withQuery(`${api}/assets`, { ...query, kind: query.kind?.join(',') }),
-      }),
-    createAsset: (body: In<typeof v2.CreateAsset>) =>
-      http.json<AssetAnswer>({ method: 'POST', url: `${api}/assets`, body: { json: body } }),
+    events: (query: Omit<EventQuery, 'project'> = {}) =>
+      eventStream(() =>
+        call.response('events', {
+          query: { kinds: query.kinds },
+          headers: streamHeaders(query.lastEventId),
+          ...(query.signal ? { signal: query.signal } : {}),
+        }),
+      ),
+    listAssets: (query: AssetQuery = {}) => call.json('listAssets', { query }),
+    createAsset: (body: In<typeof v2.CreateAsset>) => call.json('createAsset', { body }),
     /** Registers a single-file asset (image or font) from its bytes, as multipart. */
     uploadAsset: (
       fields: { request_key: string; kind: 'image' | 'font'; title: string },
@@ -51,62 +54,35 @@ export function assetApi(http: Transport, assetBaseUrl: string) {
       const form = new FormData();
       for (const [key, value] of Object.entries(fields)) form.set(key, value);
       form.set('file', file, name);
-      return http.json<AssetAnswer>({ method: 'POST', url: `${api}/assets`, body: { form } });
+      return call.json('createAsset', { form });
     },
     getAsset: (id: string, revision?: number) =>
-      http.json<AssetAnswer>({ method: 'GET', url: withQuery(asset(id), { revision }) }),
+      call.json('getAsset', { params: { id }, query: { revision } }),
     renameAsset: (id: string, body: In<typeof v2.PatchAsset>) =>
-      http.json<AssetAnswer>({ method: 'PATCH', url: asset(id), body: { json: body } }),
+      call.json('renameAsset', { params: { id }, body }),
     listRevisions: (id: string, query: { per_page?: number; page?: string } = {}) =>
-      http.json<Out<typeof v2.RevisionList>>({
-        method: 'GET',
-        url: withQuery(`${asset(id)}/revisions`, query),
-      }),
+      call.json('listRevisions', { params: { id }, query }),
     createRevision: (id: string, body: In<typeof v2.NewRevision>) =>
-      http.json<AssetAnswer>({
-        method: 'POST',
-        url: `${asset(id)}/revisions`,
-        body: { json: body },
-      }),
+      call.json('createRevision', { params: { id }, body }),
     getFile: (id: string, path: string, query: FileQuery = {}): Promise<Binary> =>
-      http.binary({
-        method: 'GET',
-        url: withQuery(`${asset(id)}/files/${path.split('/').map(encodeURIComponent).join('/')}`, {
-          revision: query.revision,
-          download: query.download ? 1 : undefined,
-        }),
+      call.binary('getFile', {
+        params: { id, path },
+        query: { revision: query.revision, download: query.download || undefined },
         headers: query.range ? { range: query.range } : {},
       }),
     duplicate: (id: string, body: In<typeof v2.DuplicateAsset>) =>
-      http.json<AssetAnswer>({
-        method: 'POST',
-        url: `${asset(id)}/duplicates`,
-        body: { json: body },
-      }),
+      call.json('duplicate', { params: { id }, body }),
     copyInto: (id: string, body: In<typeof v2.CopyAsset>) =>
-      http.json<AssetAnswer>({ method: 'POST', url: `${asset(id)}/copies`, body: { json: body } }),
+      call.json('copyInto', { params: { id }, body }),
     setState: (id: string, body: In<typeof v2.PutState>) =>
-      http.json<AssetAnswer>({ method: 'PUT', url: `${asset(id)}/state`, body: { json: body } }),
+      call.json('setState', { params: { id }, body }),
     deleteAsset: (id: string, body: In<typeof v2.DeleteAsset>) =>
-      http.json<void>({ method: 'DELETE', url: asset(id), body: { json: body } }),
+      call.json('deleteAsset', { params: { id }, body }),
     eraseContent: (id: string, revision: number, body: In<typeof v2.EraseContent>) =>
-      http.json<AssetAnswer>({
-        method: 'DELETE',
-        url: `${asset(id)}/revisions/${revision}/content`,
-        body: { json: body },
-      }),
-    uploadBlob: (bytes: Uint8Array) =>
-      http.json<Out<typeof v2.Blob>>({
-        method: 'POST',
-        url: `${api}/blobs`,
-        body: { raw: bytes, contentType: 'application/octet-stream' },
-      }),
-    listSchemas: () =>
-      http.json<Out<typeof v2.SchemaList>>({ method: 'GET', url: `${api}/schemas` }),
+      call.json('eraseContent', { params: { id, n: revision }, body }),
+    uploadBlob: (bytes: Uint8Array) => call.json('uploadBlob', { raw: bytes }),
+    listSchemas: () => call.json('listSchemas', {}),
     getSchema: (kind: string, version: number) =>
-      http.json<Record<string, unknown>>({
-        method: 'GET',
-        url: `${api}/schemas/${encodeURIComponent(kind)}/${version}`,
-      }),
+      call.json('getSchema', { params: { kind, version } }),
   };
 }

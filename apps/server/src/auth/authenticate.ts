@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
+import { SESSION_COOKIE } from '@galley/core';
 import type { Store } from '@galley/store';
 import type { Deps } from '../deps.js';
 import { isWriteMethod } from '../http/editor-client.js';
@@ -8,7 +9,8 @@ import { problemOf } from '../http/problem.js';
 import type { AuthState } from './context.js';
 import { authOf, sessionAuthOf, setAuthState } from './context.js';
 
-export const SESSION_COOKIE = 'galley_session';
+export { SESSION_COOKIE };
+
 /** RFC 6750 §2.1: the scheme (any case), one or more spaces, the token. */
 const BEARER = /^Bearer +([!-~]+)$/i;
 

@@ -2,11 +2,12 @@ import express from 'express';
 import type { Request, Response, Router } from 'express';
 import type { z } from 'zod';
 import { parseBody, parseInput, parseQuery } from '../http/parse.js';
-import type { VerbatimPaths } from '../http/parse.js';
 import { HttpProblem, problem } from '../http/problem.js';
-import type { ApiRegistry, RouteSpec } from './registry.js';
+import type { AssetRoutes, EditingRoutes, RouteSpec, RouteTable } from '@galley/core';
+import type { ApiRegistry } from './registry.js';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Part<S, K extends string> = S extends { [key in K]: infer Z } ? Z : undefined;
 
 export interface RouteInput<P, Q, B> {
   req: Request;
@@ -20,35 +21,32 @@ export interface RouteInput<P, Q, B> {
 }
 
 export type RouteHandler<P, Q, B> = (input: RouteInput<P, Q, B>) => void | Promise<void>;
+/** The handler of a route of the table, its input typed by the route's schemas. */
+export type HandlerOf<S> = RouteHandler<Part<S, 'params'>, Part<S, 'query'>, Part<S, 'body'>>;
 
 /**
- * An Express router whose routes are declared once, with zod schemas that both validate the
- * handler's input and describe the operation in the interface's OpenAPI document.
+ * An Express router for one interface's route table (`@galley/core`'s `editingRoutes` or
+ * `assetRoutes`): a handler is registered by its route's name, and the route's zod schemas both
+ * validate the handler's input and describe the operation in the interface's OpenAPI document.
  */
-export class ApiRouter {
+export class ApiRouter<T extends RouteTable> {
   readonly router: Router = express.Router({ caseSensitive: true });
+  readonly #routes: T;
   readonly #registry: ApiRegistry;
   readonly #jsonLimitBytes: number;
 
-  constructor(options: { registry: ApiRegistry; jsonLimitBytes: number }) {
+  constructor(options: { routes: T; registry: ApiRegistry; jsonLimitBytes: number }) {
+    this.#routes = options.routes;
     this.#registry = options.registry;
     this.#jsonLimitBytes = options.jsonLimitBytes;
   }
 
-  route<
-    P extends z.ZodType | undefined = undefined,
-    Q extends z.ZodType | undefined = undefined,
-    B extends z.ZodType | undefined = undefined,
-  >(
-    spec: RouteSpec & {
-      params?: P;
-      query?: Q;
-      body?: B;
-      /** Body paths kept as sent, U+0000 included (file contents: see `VerbatimPaths`). */
-      bodyVerbatim?: VerbatimPaths;
-    },
-    handler: RouteHandler<P, Q, B>,
-  ): this {
+  handle<K extends keyof T & string>(name: K, handler: HandlerOf<T[K]>): this {
+    const spec: RouteSpec | undefined = this.#routes[name];
+    if (!spec) throw new Error(`no route named ${name}`);
+    type P = Part<T[K], 'params'>;
+    type Q = Part<T[K], 'query'>;
+    type B = Part<T[K], 'body'>;
     this.#registry.add(spec);
     const path = spec.expressPath ?? spec.path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
     const limit = this.#jsonLimitBytes;
@@ -75,3 +73,6 @@ export class ApiRouter {
     return this;
   }
 }
+
+export type EditingRouter = ApiRouter<EditingRoutes>;
+export type AssetRouter = ApiRouter<AssetRoutes>;

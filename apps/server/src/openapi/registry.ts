@@ -1,51 +1,7 @@
+import { SESSION_COOKIE } from '@galley/core';
+import type { ResponseSpec, RouteSpec } from '@galley/core';
 import { z } from 'zod';
 import { EDITOR_CLIENT_PATTERN } from '../http/editor-client.js';
-import { SESSION_COOKIE } from '../auth/authenticate.js';
-
-export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
-
-export interface ResponseSpec {
-  description: string;
-  /** Body schema; for 4xx/5xx without one, the Problem schema is documented. */
-  schema?: z.ZodType;
-  /** Defaults to application/json (application/problem+json for errors). */
-  contentType?: string;
-  headers?: Record<string, { description: string; schema?: Record<string, unknown> }>;
-}
-
-/** One operation as routers declare it: the handler's input is validated by the same schemas. */
-export interface RouteSpec {
-  method: HttpMethod;
-  /** OpenAPI-style path relative to the interface root: `/projects/{id}`. */
-  path: string;
-  /** Express path when it cannot be derived (raw-slash params: `/assets/:id/files/*path`). */
-  expressPath?: string;
-  summary: string;
-  description?: string;
-  tags?: string[];
-  operationId?: string;
-  params?: z.ZodType;
-  query?: z.ZodType;
-  /** JSON request body (parsed lazily by the handler: see `RouteInput.body`). */
-  body?: z.ZodType;
-  /**
-   * A request body that is not JSON (multipart, raw bytes), documented only; beside `body`, the
-   * other form the operation also takes.
-   */
-  requestBody?: {
-    contentType: string;
-    description?: string;
-    schema?: z.ZodType;
-    required?: boolean;
-  };
-  /** Documents the required `X-Editor-Client` header (the handler calls `editorClientOf`). */
-  editorClient?: boolean;
-  /** Optional request headers the operation reads (`Range`, `If-None-Match`), documented only. */
-  requestHeaders?: Record<string, string>;
-  /** False for operations anyone may call without credentials. */
-  authenticated?: boolean;
-  responses: Record<number, ResponseSpec>;
-}
 
 export interface ApiInfo {
   title: string;

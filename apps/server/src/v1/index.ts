@@ -1,7 +1,7 @@
 // The editing interface (/api/v1): every endpoint of editing-api-v1.md with the rules of
 // decisions.md §1–§4 and §8. Routes are thin (read, call a service or repository, answer);
 // the services hold what outlives a request: parsed drafts and revision states in memory.
-import { defaultZipLimits, events as eventSchemas } from '@galley/core';
+import { defaultZipLimits, editingRoutes, events as eventSchemas } from '@galley/core';
 import type { Router } from 'express';
 import type { ApiDeps } from '../deps.js';
 import { eventStreamRoute } from '../events/routes.js';
@@ -9,7 +9,6 @@ import { EventStreams } from '../events/streams.js';
 import { ApiRouter } from '../openapi/api-router.js';
 import { webhookRoutes } from '../webhooks/routes.js';
 import { projectFor } from './access.js';
-import { ProjectParams } from './schemas.js';
 import type { V1Context } from './context.js';
 import { confirmationRoutes } from './routes/confirmations.js';
 import { draftRoutes } from './routes/drafts.js';
@@ -95,7 +94,11 @@ export function v1Router(deps: ApiDeps, memory: V1Memory = defaultV1Memory): Rou
     maxZipBytes: defaultZipLimits.maxArchiveBytes,
   };
   const saves = new SaveService({ store, drafts, changes, files, clock });
-  const api = new ApiRouter({ registry: deps.registry, jsonLimitBytes: config.jsonLimitBytes });
+  const api = new ApiRouter({
+    routes: editingRoutes,
+    registry: deps.registry,
+    jsonLimitBytes: config.jsonLimitBytes,
+  });
   // The router tries routes in order: the operation path, the busiest, comes first.
   draftRoutes(api, ctx, saves);
   projectRoutes(api, ctx);
@@ -109,21 +112,14 @@ export function v1Router(deps: ApiDeps, memory: V1Memory = defaultV1Memory): Rou
     store,
     streams,
     kinds: eventSchemas.PROJECT_EVENT_KINDS,
-    byProject: true,
-    about: 'the projects the caller can open',
-    tags: ['Events'],
   });
   webhookRoutes(api, {
     store,
     dispatcher: deps.webhooks,
-    base: '/projects/{id}/webhooks',
-    params: ProjectParams,
     scopeOf: async (req, params) => {
       const access = await projectFor(ctx, req, params.id!, 'owner');
       return { accountNumber: access.auth.account.accountNumber, projectId: access.project.id };
     },
-    kinds: eventSchemas.PROJECT_EVENT_KINDS,
-    tags: ['Events'],
   });
   return api.router;
 }

@@ -1,3 +1,4 @@
+import { v1 } from '@galley/core';
 import type { Request } from 'express';
 import { readMultipart } from '../http/multipart.js';
 import { fieldErrorsOf } from '../http/parse.js';
@@ -5,7 +6,7 @@ import type { FieldError } from '../http/parse.js';
 import { problemOf } from '../http/problem.js';
 import type { V1Context } from './context.js';
 import type { Intake } from './services/folder-state.js';
-import { FolderUploadForm, SiteFields, siteOptionsOf } from './site-upload.js';
+import { siteOptionsOf } from './site-upload.js';
 
 /**
  * The multipart field `zip` of a folder upload (413 past `maxBytes`, counted while streaming),
@@ -18,7 +19,7 @@ async function readZipUpload(
   const { file, fields } = await readMultipart(req, { fileField: 'zip', maxFileBytes: maxBytes });
   const reasons: FieldError[] = [];
   for (const name of Object.keys(fields))
-    if (!Object.hasOwn(SiteFields.shape, name)) reasons.push([name, 'unknown field']);
+    if (!Object.hasOwn(v1.SiteFields.shape, name)) reasons.push([name, 'unknown field']);
   if (!file) reasons.push(['zip', 'a ZIP file is required in the multipart field `zip`']);
   if (!file || reasons.length) {
     throw problemOf('validation_failed', {
@@ -38,12 +39,3 @@ export async function intakeUpload(req: Request, ctx: V1Context): Promise<Intake
   const site = siteOptionsOf(fields);
   return ctx.pool.run('intake', { zip, site }, { size: zip.byteLength, move: true });
 }
-
-/** Multipart request body as documented in the OpenAPI document. */
-export const zipUploadBody = {
-  contentType: 'multipart/form-data',
-  description:
-    'File field `zip`: a project folder ZIP, or a plain site ZIP (converted). Text fields ' +
-    '`index`, `drop_external` and `drop_missing` choose how a plain site is converted.',
-  schema: FolderUploadForm,
-};

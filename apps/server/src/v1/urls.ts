@@ -1,4 +1,5 @@
-import { StoredNumber } from '@galley/core';
+import { EDITING_ROOT, StoredNumber, editingRoutes, pathOf } from '@galley/core';
+import type { EditingRoutes } from '@galley/core';
 import { z } from 'zod';
 
 /** Every URL the editing interface hands out, built from the one `base_url` setting. */
@@ -9,34 +10,39 @@ export class Urls {
 
   constructor(baseUrl: string) {
     this.#base = baseUrl;
-    this.api = `${baseUrl}/api/v1`;
+    this.api = `${baseUrl}${EDITING_ROOT}`;
   }
 
-  /** `url` of a Project: its path on the service. */
+  /** `url` of a Project: its path on the service (the screen's page, the interface's path). */
   projectPath(id: string): string {
-    return `/projects/${id}`;
+    return pathOf(editingRoutes.getProject, { id });
   }
   project(id: string): string {
-    return `${this.api}/projects/${id}`;
+    return `${this.api}${this.projectPath(id)}`;
   }
   editor(id: string): string {
     return `${this.#base}/projects/${id}/edit`;
   }
   folder(id: string): string {
-    return `${this.api}/projects/${id}/folder`;
+    return `${this.api}${pathOf(editingRoutes.downloadFolder, { id })}`;
   }
   folderVersion(id: string, version: number): string {
-    return `${this.folder(id)}/${version}`;
+    return `${this.api}${pathOf(editingRoutes.downloadVersion, { id, version })}`;
   }
   confirmation(id: string, confirmationId: string): string {
-    return `${this.api}/projects/${id}/confirmations/${confirmationId}`;
+    return `${this.api}${pathOf(editingRoutes.getConfirmation, { id, confirmation: confirmationId })}`;
   }
 
   /** `next_page_url`: absolute, carrying `per_page` and the opaque cursor; null on the last page. */
-  nextPage(path: string, perPage: number, cursor: string | null): string | null {
+  nextPage(
+    route: keyof EditingRoutes,
+    params: Record<string, string>,
+    perPage: number,
+    cursor: string | null,
+  ): string | null {
     if (cursor === null) return null;
     const query = new URLSearchParams({ per_page: String(perPage), page: cursor });
-    return `${this.api}${path}?${query.toString()}`;
+    return `${this.api}${pathOf(editingRoutes[route], params)}?${query.toString()}`;
   }
 }
 

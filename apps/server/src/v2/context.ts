@@ -1,4 +1,4 @@
-import type { Store, StoreScope } from '@galley/store';
+import type { AssetRecord, RevisionRecord, Store, StoreScope } from '@galley/store';
 import type { Request } from 'express';
 import type { ApiDeps } from '../deps.js';
 import { authOf } from '../auth/context.js';
@@ -6,12 +6,10 @@ import { problemOf } from '../http/problem.js';
 import type { ContentLoader } from './content-loader.js';
 import type { ContentFactsMemo } from './content-facts.js';
 import type { Idempotency } from './idempotency.js';
-import type { ContentPins } from './write-asset.js';
+import type { ContentPins } from './content-pins.js';
 import { v2ProblemOf } from './problems.js';
 
-export type AssetRecord = NonNullable<Awaited<ReturnType<Store['assets']['find']>>>;
-export type FileRecord = Awaited<ReturnType<Store['assets']['files']>>[number];
-export type RevisionRecord = NonNullable<Awaited<ReturnType<Store['assets']['revision']>>>;
+export type { AssetRecord, FileRecord, RevisionRecord } from '@galley/store';
 
 /** Owner of the service's fonts: anyone reads them, nobody writes them. */
 export const SERVICE_OWNER = 'system:svc';

@@ -1,7 +1,6 @@
 // The asset interface (/api/v2): asset-api-v2.md as settled by decisions §6 and §8.
-import { events } from '@galley/core';
+import { assetRoutes as assetRouteTable, events } from '@galley/core';
 import type { Router } from 'express';
-import { z } from 'zod';
 import type { ApiDeps } from '../deps.js';
 import { eventStreamRoute } from '../events/routes.js';
 import { EventStreams } from '../events/streams.js';
@@ -20,7 +19,7 @@ import { lifecycleRoutes } from './routes/lifecycle.js';
 import { revisionRoutes } from './routes/revisions.js';
 import { seedServiceFonts } from './seed-fonts.js';
 import { startSweeper } from './sweeper.js';
-import { ContentPins } from './write-asset.js';
+import { ContentPins } from './content-pins.js';
 
 export function v2Router(deps: ApiDeps): Router {
   const ctx: V2Context = {
@@ -45,6 +44,7 @@ export function v2Router(deps: ApiDeps): Router {
   deps.onClose(() => sweeper.stop());
 
   const api = new ApiRouter({
+    routes: assetRouteTable,
     registry: deps.registry,
     jsonLimitBytes: deps.config.jsonLimitBytes,
   });
@@ -67,19 +67,12 @@ export function v2Router(deps: ApiDeps): Router {
     store: deps.store,
     streams,
     kinds: events.ASSET_EVENT_KINDS,
-    byProject: false,
-    about: 'the caller’s assets',
-    tags: ['Events'],
   });
   webhookRoutes(api, {
     store: deps.store,
     dispatcher: deps.webhooks,
-    base: '/webhooks',
-    params: z.object({}),
     scopeOf: (req) =>
       Promise.resolve({ accountNumber: callerOf(req).accountNumber, projectId: null }),
-    kinds: events.ASSET_EVENT_KINDS,
-    tags: ['Events'],
   });
   return api.router;
 }

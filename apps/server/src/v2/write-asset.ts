@@ -1,3 +1,4 @@
+import { assetRoutes, pathOf } from '@galley/core';
 import type { AssetKind, MediumRef } from '@galley/core';
 import type { BaseRevision, StoreScope } from '@galley/store';
 import { newId } from '@galley/store';
@@ -12,34 +13,6 @@ import { planRevision, rejectInvalidPaths } from './revision-plan.js';
 import { assetBody } from './views.js';
 
 const PARALLEL_PUTS = 8;
-
-/**
- * Contents that requests of this process are about to reference. A refused write releases the
- * bytes it added only if no other running write holds them: two writes of the same new content
- * must not have the loser delete what the winner commits.
- */
-export class ContentPins {
-  readonly #counts = new Map<string, number>();
-
-  /** Holds the contents until the returned function is called (once; later calls do nothing). */
-  hold(sha256s: readonly string[]): () => void {
-    for (const sha256 of sha256s) this.#counts.set(sha256, (this.#counts.get(sha256) ?? 0) + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      for (const sha256 of sha256s) {
-        const left = (this.#counts.get(sha256) ?? 1) - 1;
-        if (left > 0) this.#counts.set(sha256, left);
-        else this.#counts.delete(sha256);
-      }
-    };
-  }
-
-  held(sha256: string): boolean {
-    return this.#counts.has(sha256);
-  }
-}
 
 /**
  * Where a write's stored files come from (a blob, another revision, its own upload), resolved
@@ -165,7 +138,8 @@ export async function assetAnswer(scope: StoreScope, assetId: string, number?: n
   return { status: 200, body: { asset: assetBody(asset, revision, files) } };
 }
 
-const locationOf = (ctx: V2Context, assetId: string) => `${ctx.apiUrl}/assets/${assetId}`;
+const locationOf = (ctx: V2Context, assetId: string) =>
+  `${ctx.apiUrl}${pathOf(assetRoutes.getAsset, { id: assetId })}`;
 
 /** Registers a new asset with revision 1 (inspected) owned by `owner`: 201 with Location. */
 export async function createAsset(

@@ -9,6 +9,7 @@ import express from 'express';
 import pino from 'pino';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { route } from '@galley/core';
 import { DiskByteStore } from '@galley/store';
 import {
   ApiRegistry,
@@ -32,9 +33,8 @@ beforeAll(async () => {
   bytes = new DiskByteStore(join(dir, 'bytes'));
   await bytes.init();
   const registry = new ApiRegistry({ title: 'test', version: '0' }, 'http://localhost/api/t');
-  const api = new ApiRouter({ registry, jsonLimitBytes: 4096 });
-  api.route(
-    {
+  const routes = {
+    echo: route({
       method: 'post',
       path: '/things/{id}',
       summary: 'echo',
@@ -42,24 +42,23 @@ beforeAll(async () => {
       query: z.strictObject({ per_page: z.coerce.number().int().min(1).max(200).default(50) }),
       body: z.strictObject({ title: z.string().min(1), tags: z.array(z.string()).optional() }),
       responses: { 200: { description: 'echo' } },
-    },
-    async ({ res, params, query, body }) => {
-      const q = query();
-      res.json({ id: params.id, per_page: q.per_page, body: await body() });
-    },
-  );
-  api.route(
-    {
+    }),
+    write: route({
       method: 'put',
       path: '/write',
       summary: 'editor client',
       editorClient: true,
       responses: { 200: { description: 'ok' } },
-    },
-    ({ req, res }) => {
-      res.json({ client: editorClientOf(req) });
-    },
-  );
+    }),
+  };
+  const api = new ApiRouter({ routes, registry, jsonLimitBytes: 4096 });
+  api.handle('echo', async ({ res, params, query, body }) => {
+    const q = query();
+    res.json({ id: params.id, per_page: q.per_page, body: await body() });
+  });
+  api.handle('write', ({ req, res }) => {
+    res.json({ client: editorClientOf(req) });
+  });
   const logger = pino(
     { level: 'error' },
     { write: (line: string) => void logged.push(JSON.parse(line)) },

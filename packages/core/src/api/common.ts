@@ -59,3 +59,14 @@ export const PageQuery = z.strictObject({
 
 /** `X-Editor-Client` (decisions §8): ASCII letters, digits and `. _ : -`, 1 to 64 characters. */
 export const EditorClient = z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/);
+
+/** The cookie of a person's screen session (an alternative to a bearer token). */
+export const SESSION_COOKIE = 'galley_session';
+
+/**
+ * Raw bytes: a file part of a multipart form, or a whole upload. No JSON `type`, as OpenAPI 3.1
+ * describes binary data, so generators type it as something a `Blob` or bytes can be given as
+ * (openapi-typescript: `unknown`); `format: binary` keeps the hint older tools read.
+ */
+export const binary = (contentMediaType: string) =>
+  z.custom<Blob>().meta({ format: 'binary', contentMediaType });

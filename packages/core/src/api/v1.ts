@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CheckReport } from '../report/violation.js';
-import { controlCharacterOf } from '../checks/rules/text.js';
+import { controlCharacterOf } from '../files/text.js';
 import { MediumRef } from '../media/schema.js';
 import { SiteReport, SiteWarning } from '../site/report.js';
 import { Operation, OperationRequest, OperationResult, OutlineEntry } from '../draft/schema.js';
@@ -221,3 +221,4 @@ export const ConfirmationList = z.object({
   next_page_url: z.string().nullable(),
 });
 export const Confirm = z.strictObject({ note: z.string().max(2000).nullable().optional() });
+export * from './editing-inputs.js';

@@ -13,6 +13,7 @@ import {
   StoredNumberText,
   Timestamp,
   Uuid,
+  binary,
 } from './common.js';
 
 export {
@@ -72,6 +73,15 @@ export const FileSpec = z
       ...(spec.schema !== undefined ? { schema: spec.schema } : {}),
     };
   });
+/**
+ * The file specification as the documents give it: exactly one of its three forms (`oneOf`), so
+ * generated clients type it as a union. `FileSpec` reads the very same input as one object.
+ */
+export const FileSpecChoices = z.xor([
+  z.strictObject({ path: FilePath, json: z.unknown(), schema: SchemaUri.optional() }),
+  z.strictObject({ path: FilePath, text: z.string() }),
+  z.strictObject({ path: FilePath, blob: Sha256 }),
+]);
 export type FileSpecShape =
   | { path: string; json: unknown; schema?: string }
   | { path: string; text: string }
@@ -233,3 +243,16 @@ export const SchemaList = z.object({
     z.object({ kind: z.string(), version: z.number().int(), uri: z.string(), title: z.string() }),
   ),
 });
+
+export const AssetParams = z.object({ id: AssetId });
+export const RevisionParams = AssetParams.extend({ n: StoredNumberText });
+/** Express gives a `*path` wildcard as its segments; the file path is them joined by `/`. */
+export const FileParams = z.object({
+  id: AssetId,
+  path: z.preprocess(
+    (value) => (Array.isArray(value) ? value.join('/') : value),
+    z.string().min(1),
+  ),
+});
+/** The multipart form of POST /assets, as documented: its fields, and the file itself. */
+export const UploadForm = UploadAssetFields.extend({ file: binary('application/octet-stream') });

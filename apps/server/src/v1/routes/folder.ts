@@ -1,34 +1,16 @@
-import { PageQuery, StoredNumber, v1 } from '@galley/core';
+import { StoredNumber } from '@galley/core';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import type { ApiRouter } from '../../openapi/api-router.js';
+import type { EditingRouter } from '../../openapi/api-router.js';
 import { holderOf, projectFor, refuseForeignLock } from '../access.js';
 import type { V1Context } from '../context.js';
 import { pageItems, projectBody, withUnsavedDrafts } from '../present.js';
 import { folderCheckFailed, v1ProblemOf } from '../problems.js';
-import { ProjectParams, VersionParams } from '../schemas.js';
 import { FolderZips } from '../services/folder-zips.js';
 import type { ZipAnswer } from '../services/folder-zips.js';
-import { intakeUpload, zipUploadBody } from '../upload.js';
+import { intakeUpload } from '../upload.js';
 import { noneMatchIncludes, streamBody } from '../../http/conditional.js';
 import { decodeCursor, encodeCursor, invalidCursor } from '../../http/paging.js';
-import { checkFailure, notFound, projectBusy, writeResponses } from './projects.js';
-
-const tags = ['Folders'];
-const zipResponse = (description: string) => ({
-  description,
-  contentType: 'application/zip',
-  schema: z.string().meta({ format: 'binary' }),
-  headers: {
-    'X-Content-SHA256': { description: 'Lower-case hex SHA-256 of the ZIP' },
-    ETag: { description: 'The same digest, quoted' },
-  },
-});
-/** A conditional read of a ZIP: what the client already has need not come again. */
-const conditional = {
-  requestHeaders: { 'If-None-Match': 'The ETag of a copy the caller has: 304 when it is this one' },
-};
-const notModified = { description: 'Not modified: `If-None-Match` named this ZIP’s ETag' };
 
 /**
  * Where a page of the page list ended, in the revision it was read from: the next pages come
@@ -38,118 +20,61 @@ const notModified = { description: 'Not modified: `If-None-Match` named this ZIP
 const PagesCursor = z.strictObject({ r: StoredNumber, o: StoredNumber });
 
 /** Folder export and replacement, confirmed versions' ZIPs, and the page list. */
-export function folderRoutes(api: ApiRouter, ctx: V1Context): void {
+export function folderRoutes(api: EditingRouter, ctx: V1Context): void {
   const zips = new FolderZips(ctx.files, ctx.store.bytes);
-  api.route(
-    {
-      method: 'get',
-      path: '/projects/{id}/folder',
-      summary: 'The current saved folder as a deterministic ZIP',
-      tags,
-      params: ProjectParams,
-      ...conditional,
-      responses: { 200: zipResponse('The folder'), 304: notModified, 404: notFound },
-    },
-    async ({ req, res, params }) => {
-      const { project } = await projectFor(ctx, req, params.id, 'read');
-      const state = await ctx.states.get(project.id, project.revision);
-      await sendZip(req, res, await zips.ofState(state), `${project.id}-r${project.revision}.zip`);
-    },
-  );
+  api.handle('downloadFolder', async ({ req, res, params }) => {
+    const { project } = await projectFor(ctx, req, params.id, 'read');
+    const state = await ctx.states.get(project.id, project.revision);
+    await sendZip(req, res, await zips.ofState(state), `${project.id}-r${project.revision}.zip`);
+  });
 
-  api.route(
-    {
-      method: 'get',
-      path: '/projects/{id}/folder/{version}',
-      summary: 'The exact ZIP bytes of a confirmed version',
-      tags,
-      params: VersionParams,
-      ...conditional,
-      responses: { 200: zipResponse('The confirmed ZIP'), 304: notModified, 404: notFound },
-    },
-    async ({ req, res, params }) => {
-      const { project } = await projectFor(ctx, req, params.id, 'read');
-      const confirmation = await ctx.store.confirmations.byVersion(project.id, params.version);
-      if (!confirmation)
-        throw v1ProblemOf('not_found', { detail: `No confirmed version ${params.version}.` });
-      const zip = zips.stored(confirmation.sha256, confirmation.size);
-      await sendZip(req, res, zip, `${project.id}-v${confirmation.version}.zip`);
-    },
-  );
+  api.handle('downloadVersion', async ({ req, res, params }) => {
+    const { project } = await projectFor(ctx, req, params.id, 'read');
+    const confirmation = await ctx.store.confirmations.byVersion(project.id, params.version);
+    if (!confirmation)
+      throw v1ProblemOf('not_found', { detail: `No confirmed version ${params.version}.` });
+    const zip = zips.stored(confirmation.sha256, confirmation.size);
+    await sendZip(req, res, zip, `${project.id}-v${confirmation.version}.zip`);
+  });
 
-  api.route(
-    {
-      method: 'post',
-      path: '/projects/{id}/folder',
-      summary: 'Replace the contents with a folder (one history entry, kind `folder`)',
-      tags,
-      editorClient: true,
-      params: ProjectParams,
-      requestBody: zipUploadBody,
-      responses: writeResponses({
-        200: { description: 'The project; `site` for a plain site', schema: v1.CreatedProject },
-        413: { description: 'The ZIP is too large' },
-        422: checkFailure,
-        503: projectBusy,
-      }),
-    },
-    async ({ req, res, params }) => {
-      const access = await projectFor(ctx, req, params.id, 'edit');
-      await refuseForeignLock(ctx, req, access);
-      holderOf(req, access.auth);
-      const intake = await intakeUpload(req, ctx);
-      if (!intake.ok) throw folderCheckFailed(intake.report);
-      const project = await ctx.changes.replaceFolder(
-        params.id,
-        access.auth.account,
-        intake.folder,
-      );
-      const body = projectBody(ctx.urls, { project, role: access.role });
-      res.json(intake.site ? { ...body, site: intake.site } : body);
-    },
-  );
+  api.handle('replaceFolder', async ({ req, res, params }) => {
+    const access = await projectFor(ctx, req, params.id, 'edit');
+    await refuseForeignLock(ctx, req, access);
+    holderOf(req, access.auth);
+    const intake = await intakeUpload(req, ctx);
+    if (!intake.ok) throw folderCheckFailed(intake.report);
+    const project = await ctx.changes.replaceFolder(params.id, access.auth.account, intake.folder);
+    const body = projectBody(ctx.urls, { project, role: access.role });
+    res.json(intake.site ? { ...body, site: intake.site } : body);
+  });
 
-  api.route(
-    {
-      method: 'get',
-      path: '/projects/{id}/pages',
-      summary: 'Pages of the current revision, in project.json order, with unsaved drafts',
-      description:
-        '`unsaved_draft` names the most recently changed open draft of the page that has an ' +
-        'operation in effect (its undo stack is not empty): by whom, on which revision, changed ' +
-        'when; null when there is none.',
-      tags,
-      params: ProjectParams,
-      query: PageQuery,
-      responses: { 200: { description: 'A page of pages', schema: v1.PageList }, 404: notFound },
-    },
-    async ({ req, res, params, query }) => {
-      const { project } = await projectFor(ctx, req, params.id, 'read');
-      const { per_page, page } = query();
-      const cursor = decodeCursor(PagesCursor, page);
-      if (cursor && cursor.r > project.revision) {
-        throw invalidCursor();
-      }
-      const revision = cursor?.r ?? project.revision;
-      const offset = cursor?.o ?? 0;
-      const state = await ctx.states.get(project.id, revision);
-      const items = pageItems(state, await ctx.store.projectRevisions.pageIds(project.id));
-      const end = offset + per_page;
-      const shown = items.slice(offset, end);
-      const unsaved = await ctx.store.drafts.unsaved(
-        project.id,
-        shown.map((item) => item.id),
-      );
-      res.json({
-        pages: withUnsavedDrafts(shown, unsaved),
-        next_page_url: ctx.urls.nextPage(
-          `/projects/${project.id}/pages`,
-          per_page,
-          end < items.length ? encodeCursor({ r: revision, o: end }) : null,
-        ),
-      });
-    },
-  );
+  api.handle('listPages', async ({ req, res, params, query }) => {
+    const { project } = await projectFor(ctx, req, params.id, 'read');
+    const { per_page, page } = query();
+    const cursor = decodeCursor(PagesCursor, page);
+    if (cursor && cursor.r > project.revision) {
+      throw invalidCursor();
+    }
+    const revision = cursor?.r ?? project.revision;
+    const offset = cursor?.o ?? 0;
+    const state = await ctx.states.get(project.id, revision);
+    const items = pageItems(state, await ctx.store.projectRevisions.pageIds(project.id));
+    const end = offset + per_page;
+    const shown = items.slice(offset, end);
+    const unsaved = await ctx.store.drafts.unsaved(
+      project.id,
+      shown.map((item) => item.id),
+    );
+    res.json({
+      pages: withUnsavedDrafts(shown, unsaved),
+      next_page_url: ctx.urls.nextPage(
+        'listPages',
+        { id: project.id },
+        per_page,
+        end < items.length ? encodeCursor({ r: revision, o: end }) : null,
+      ),
+    });
+  });
 }
 
 /**

@@ -1,87 +1,46 @@
-import { v1 } from '@galley/core';
 import { isoTime } from '@galley/store';
-import type { ApiRouter } from '../../openapi/api-router.js';
+import type { EditingRouter } from '../../openapi/api-router.js';
 import { holderOf, lockHeld, projectFor, refuseForeignLock } from '../access.js';
 import type { V1Context } from '../context.js';
 import { LOCK_TTL_SECONDS, lockBody, lockState } from '../present.js';
-import { ProjectParams } from '../schemas.js';
-import { notFound, writeResponses } from './projects.js';
-
-const tags = ['Page editing'];
 
 /** The project lock: held by (account, X-Editor-Client), kept by renewing within 60 s. */
-export function lockRoutes(api: ApiRouter, ctx: V1Context): void {
-  api.route(
-    {
-      method: 'get',
-      path: '/projects/{id}/lock',
-      summary: 'The lock in force (who is editing, since when), or null (any member)',
-      tags,
-      params: ProjectParams,
-      responses: {
-        200: { description: 'The lock, or `null` when none is in force', schema: v1.LockState },
-        404: notFound,
-      },
-    },
-    async ({ req, res, params }) => {
-      await projectFor(ctx, req, params.id, 'read');
-      res.json(lockState(await ctx.store.projectLocks.active(params.id)));
-    },
-  );
+export function lockRoutes(api: EditingRouter, ctx: V1Context): void {
+  api.handle('getLock', async ({ req, res, params }) => {
+    await projectFor(ctx, req, params.id, 'read');
+    res.json(lockState(await ctx.store.projectLocks.active(params.id)));
+  });
 
-  api.route(
-    {
-      method: 'put',
-      path: '/projects/{id}/lock',
-      summary: 'Take or renew the lock (renew within 60 seconds to keep it)',
-      tags,
-      editorClient: true,
-      params: ProjectParams,
-      body: v1.PutLock,
-      responses: writeResponses({ 200: { description: 'The lock', schema: v1.LockAnswer } }),
-    },
-    async ({ req, res, params, body }) => {
-      const access = await projectFor(ctx, req, params.id, 'edit');
-      await refuseForeignLock(ctx, req, access);
-      const holder = holderOf(req, access.auth);
-      const { kind, label } = await body();
-      const asked = isoTime(ctx.clock.now());
-      const taken = await ctx.store.projectLocks.acquire({
-        projectId: params.id,
-        holder,
-        kind,
-        label,
-        ttlSeconds: LOCK_TTL_SECONDS,
+  api.handle('takeLock', async ({ req, res, params, body }) => {
+    const access = await projectFor(ctx, req, params.id, 'edit');
+    await refuseForeignLock(ctx, req, access);
+    const holder = holderOf(req, access.auth);
+    const { kind, label } = await body();
+    const asked = isoTime(ctx.clock.now());
+    const taken = await ctx.store.projectLocks.acquire({
+      projectId: params.id,
+      holder,
+      kind,
+      label,
+      ttlSeconds: LOCK_TTL_SECONDS,
+    });
+    if (!taken.ok) throw lockHeld(taken.held);
+    // A renewal keeps the time the lock was taken: only a lock taken now is news.
+    if (taken.lock.acquiredAt >= asked) {
+      ctx.signals.changed(params.id, {
+        kind: 'lock.taken',
+        data: { lock: lockBody(taken.lock) },
       });
-      if (!taken.ok) throw lockHeld(taken.held);
-      // A renewal keeps the time the lock was taken: only a lock taken now is news.
-      if (taken.lock.acquiredAt >= asked) {
-        ctx.signals.changed(params.id, {
-          kind: 'lock.taken',
-          data: { lock: lockBody(taken.lock) },
-        });
-      }
-      res.json({ lock: lockBody(taken.lock) });
-    },
-  );
+    }
+    res.json({ lock: lockBody(taken.lock) });
+  });
 
-  api.route(
-    {
-      method: 'delete',
-      path: '/projects/{id}/lock',
-      summary: 'Release the lock (by its holder)',
-      tags,
-      editorClient: true,
-      params: ProjectParams,
-      responses: writeResponses({ 204: { description: 'Released (or there was none)' } }),
-    },
-    async ({ req, res, params }) => {
-      const access = await projectFor(ctx, req, params.id, 'edit');
-      await refuseForeignLock(ctx, req, access);
-      const released = await ctx.store.projectLocks.release(params.id, holderOf(req, access.auth));
-      if (!released.ok) throw lockHeld(released.held);
-      if (released.released) ctx.signals.changed(params.id, { kind: 'lock.released', data: {} });
-      res.status(204).end();
-    },
-  );
+  api.handle('releaseLock', async ({ req, res, params }) => {
+    const access = await projectFor(ctx, req, params.id, 'edit');
+    await refuseForeignLock(ctx, req, access);
+    const released = await ctx.store.projectLocks.release(params.id, holderOf(req, access.auth));
+    if (!released.ok) throw lockHeld(released.held);
+    if (released.released) ctx.signals.changed(params.id, { kind: 'lock.released', data: {} });
+    res.status(204).end();
+  });
 }

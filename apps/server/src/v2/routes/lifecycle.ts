@@ -1,16 +1,14 @@
-import { v2 } from '@galley/core';
+import type { v2 } from '@galley/core';
 import type { AssetKind } from '@galley/core';
 import type { StoreScope } from '@galley/store';
 import type { z } from 'zod';
-import type { ApiRouter } from '../../openapi/api-router.js';
+import type { AssetRouter } from '../../openapi/api-router.js';
 import type { AssetRecord, V2Context } from '../context.js';
 import { assetNotFound, readableAsset } from '../context.js';
 import { stageStored } from '../file-specs.js';
 import { HttpProblem } from '../../http/problem.js';
 import { v2ProblemOf } from '../problems.js';
 import { assetAnswer, commitReleasing, commitRevision, createAsset } from '../write-asset.js';
-import { AssetParams } from './assets.js';
-import { created, responses } from './responses.js';
 import { assetWrite } from './write.js';
 import { validationFailed } from '../../http/parse.js';
 
@@ -61,148 +59,85 @@ async function copySource(
   }
 }
 
-export function lifecycleRoutes(api: ApiRouter, ctx: V2Context): void {
-  api.route(
-    {
-      method: 'post',
-      path: '/assets/{id}/duplicates',
-      summary: 'Duplicate an asset',
-      description:
-        'A complete copy of one revision (the current by default) as a new asset of the caller.',
-      params: AssetParams,
-      body: v2.DuplicateAsset,
-      responses: {
-        201: { description: 'The new asset', schema: v2.AssetEnvelope, headers: created.asset },
-        ...responses.assetWrite,
-        410: responses[410],
+export function lifecycleRoutes(api: AssetRouter, ctx: V2Context): void {
+  api.handle('duplicate', ({ req, res, params, body }) =>
+    assetWrite(
+      ctx,
+      { req, res, id: params.id, access: 'read', body },
+      async ({ asset, body, caller, commit }) => {
+        const source = (scope: StoreScope) =>
+          storedFiles(scope, asset, { number: body.revision, field: 'revision' });
+        const files = await source(ctx.store);
+        return createAsset(ctx, commit, {
+          ...caller,
+          kind: asset.kind as AssetKind,
+          title: body.title,
+          files: files.map((f) => ({ ...f, field: 'revision' })),
+          field: 'revision',
+          recheck: source,
+        });
       },
-    },
-    ({ req, res, params, body }) =>
-      assetWrite(
-        ctx,
-        { req, res, id: params.id, access: 'read', body },
-        async ({ asset, body, caller, commit }) => {
-          const source = (scope: StoreScope) =>
-            storedFiles(scope, asset, { number: body.revision, field: 'revision' });
-          const files = await source(ctx.store);
-          return createAsset(ctx, commit, {
-            ...caller,
-            kind: asset.kind as AssetKind,
-            title: body.title,
-            files: files.map((f) => ({ ...f, field: 'revision' })),
-            field: 'revision',
-            recheck: source,
+    ),
+  );
+
+  api.handle('copyInto', ({ req, res, params, body }) =>
+    assetWrite(
+      ctx,
+      { req, res, id: params.id, access: 'write', body },
+      async ({ asset, body, caller, commit }) => {
+        if (asset.kind !== 'production') {
+          throw validationFailed([
+            ['id', `copies go into productions; ${asset.id} is an ${asset.kind}`],
+          ]);
+        }
+        const source = (scope: StoreScope) => copySource(scope, caller.owner, body.source);
+        const files = await source(ctx.store);
+        const put = files.map((f) => ({
+          ...stageStored(`${body.to}${f.path}`, f.sha256, f.size, 'source'),
+          schemaUri: f.schemaUri,
+        }));
+        return commitRevision(ctx, commit, asset, body.base_revision, {
+          put,
+          remove: [],
+          field: 'to',
+          recheck: source,
+        });
+      },
+    ),
+  );
+
+  api.handle('setState', ({ req, res, params, body }) =>
+    assetWrite(ctx, { req, res, id: params.id, access: 'write', body }, ({ asset, body, commit }) =>
+      commit(async (tx) => {
+        // Decided on the row as it is now, locked: concurrent moves run one after another.
+        const current = await tx.assets.lockRow(asset.id);
+        if (!current) throw assetNotFound(); // deleted for good meanwhile
+        const from = allowedMoves[body.state];
+        if (!from.includes(current.state)) {
+          throw v2ProblemOf('state_conflict', {
+            detail: `An asset cannot move from ${current.state} to ${body.state}.`,
+            extras: { state: current.state, allowed_from: from },
           });
-        },
-      ),
+        }
+        await tx.assets.setState(asset.id, body.state);
+        return assetAnswer(tx, asset.id);
+      }),
+    ),
   );
 
-  api.route(
-    {
-      method: 'post',
-      path: '/assets/{id}/copies',
-      summary: "Copy another asset into a production's references/",
-      description:
-        'The source files keep their paths below `to` (a folder under references/ ending in /).',
-      params: AssetParams,
-      body: v2.CopyAsset,
-      responses: {
-        201: {
-          description: 'The production with the new revision',
-          schema: v2.AssetEnvelope,
-          headers: created.revision,
-        },
-        ...responses.assetWrite,
-      },
-    },
-    ({ req, res, params, body }) =>
-      assetWrite(
-        ctx,
-        { req, res, id: params.id, access: 'write', body },
-        async ({ asset, body, caller, commit }) => {
-          if (asset.kind !== 'production') {
-            throw validationFailed([
-              ['id', `copies go into productions; ${asset.id} is an ${asset.kind}`],
-            ]);
-          }
-          const source = (scope: StoreScope) => copySource(scope, caller.owner, body.source);
-          const files = await source(ctx.store);
-          const put = files.map((f) => ({
-            ...stageStored(`${body.to}${f.path}`, f.sha256, f.size, 'source'),
-            schemaUri: f.schemaUri,
-          }));
-          return commitRevision(ctx, commit, asset, body.base_revision, {
-            put,
-            remove: [],
-            field: 'to',
-            recheck: source,
+  api.handle('deleteAsset', ({ req, res, params, body }) =>
+    assetWrite(ctx, { req, res, id: params.id, access: 'write', body }, ({ asset, commit }) =>
+      commitReleasing(ctx, commit, async (tx) => {
+        const current = await tx.assets.lockRow(asset.id);
+        if (!current) throw assetNotFound(); // deleted for good meanwhile
+        if (current.state !== 'deleted') {
+          throw v2ProblemOf('not_in_trash', {
+            detail: 'Only an asset in the trash can be deleted for good.',
+            extras: { state: current.state },
           });
-        },
-      ),
-  );
-
-  api.route(
-    {
-      method: 'put',
-      path: '/assets/{id}/state',
-      summary: 'Archive, trash or restore an asset',
-      description:
-        'Archive from active; trash (deleted) from active or archived; restore (active) from ' +
-        'archived or deleted. Moves sent at once are decided one after another on the current ' +
-        'state; any other move is 409 state_conflict naming the current state.',
-      params: AssetParams,
-      body: v2.PutState,
-      responses: {
-        200: { description: 'The asset in its new state', schema: v2.AssetEnvelope },
-        ...responses.assetWrite,
-      },
-    },
-    ({ req, res, params, body }) =>
-      assetWrite(
-        ctx,
-        { req, res, id: params.id, access: 'write', body },
-        ({ asset, body, commit }) =>
-          commit(async (tx) => {
-            // Decided on the row as it is now, locked: concurrent moves run one after another.
-            const current = await tx.assets.lockRow(asset.id);
-            if (!current) throw assetNotFound(); // deleted for good meanwhile
-            const from = allowedMoves[body.state];
-            if (!from.includes(current.state)) {
-              throw v2ProblemOf('state_conflict', {
-                detail: `An asset cannot move from ${current.state} to ${body.state}.`,
-                extras: { state: current.state, allowed_from: from },
-              });
-            }
-            await tx.assets.setState(asset.id, body.state);
-            return assetAnswer(tx, asset.id);
-          }),
-      ),
-  );
-
-  api.route(
-    {
-      method: 'delete',
-      path: '/assets/{id}',
-      summary: 'Delete a trashed asset for good',
-      description:
-        'Only from the trash (else 409 not_in_trash); every revision goes, and bytes nothing else uses.',
-      params: AssetParams,
-      body: v2.DeleteAsset,
-      responses: { 204: { description: 'Deleted' }, ...responses.assetWrite },
-    },
-    ({ req, res, params, body }) =>
-      assetWrite(ctx, { req, res, id: params.id, access: 'write', body }, ({ asset, commit }) =>
-        commitReleasing(ctx, commit, async (tx) => {
-          const current = await tx.assets.lockRow(asset.id);
-          if (!current) throw assetNotFound(); // deleted for good meanwhile
-          if (current.state !== 'deleted') {
-            throw v2ProblemOf('not_in_trash', {
-              detail: 'Only an asset in the trash can be deleted for good.',
-              extras: { state: current.state },
-            });
-          }
-          return { answer: { status: 204 }, dropped: await tx.assets.delete(asset.id) };
-        }),
-      ),
+        }
+        return { answer: { status: 204 }, dropped: await tx.assets.delete(asset.id) };
+      }),
+    ),
   );
 }

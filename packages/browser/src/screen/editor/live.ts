@@ -1,3 +1,4 @@
+import { EDITING_ROOT, editingRoutes, pathOf } from '@galley/core';
 import { library } from '../library.js';
 import type { EditorScreen } from './screen.js';
 
@@ -28,7 +29,9 @@ export class LiveView {
 
   open(pageId: string): void {
     if (this.source) return;
-    const source = new EventSource(`/api/v1/pages/${encodeURIComponent(pageId)}/events`);
+    const source = new EventSource(
+      `${EDITING_ROOT}${pathOf(editingRoutes.pageEvents, { page: pageId })}`,
+    );
     this.source = source;
     source.addEventListener('draft', (event) => this.draft(event as MessageEvent<string>));
     source.addEventListener('lock', (event) => {

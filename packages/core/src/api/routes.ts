@@ -1,0 +1,47 @@
+// The route table: every operation of both interfaces, by name. The server registers a handler
+// per name and documents the table in OpenAPI; the client calls the same entries.
+import { z } from 'zod';
+import { assetOperations } from './asset-routes.js';
+import { ProjectParams } from './editing-inputs.js';
+import { pageRoutes } from './editing-page-routes.js';
+import { projectRoutes } from './editing-routes.js';
+import { ASSET_EVENT_KINDS, PROJECT_EVENT_KINDS } from './events.js';
+import { eventRoute, schemaRoute, webhookRoutes } from './shared-routes.js';
+
+/** Where each interface's paths start on the service. */
+export const EDITING_ROOT = '/api/v1';
+export const ASSET_ROOT = '/api/v2';
+
+/** `/api/v1`: editing-api-v1.md. */
+export const editingRoutes = {
+  ...pageRoutes,
+  ...projectRoutes,
+  events: eventRoute({
+    about: 'the projects the caller can open',
+    kinds: PROJECT_EVENT_KINDS,
+    byProject: true,
+  }),
+  ...webhookRoutes({
+    base: '/projects/{id}/webhooks',
+    params: ProjectParams,
+    kinds: PROJECT_EVENT_KINDS,
+    byProject: true,
+  }),
+  getSchema: schemaRoute(false),
+};
+
+/** `/api/v2`: asset-api-v2.md. */
+export const assetRoutes = {
+  ...assetOperations,
+  getSchema: schemaRoute(true),
+  events: eventRoute({ about: 'the caller’s assets', kinds: ASSET_EVENT_KINDS, byProject: false }),
+  ...webhookRoutes({
+    base: '/webhooks',
+    params: z.object({}),
+    kinds: ASSET_EVENT_KINDS,
+    byProject: false,
+  }),
+};
+
+export type EditingRoutes = typeof editingRoutes;
+export type AssetRoutes = typeof assetRoutes;
