@@ -9,6 +9,7 @@ export const galleyAliases = {
   // Before '@galley/core', which would otherwise take it as a folder of src/index.ts.
   '@galley/core/folder': `${root}packages/core/src/folder.ts`,
   '@galley/core': `${root}packages/core/src/index.ts`,
+  '@galley/store/ids': `${root}packages/store/src/ids.ts`,
   '@galley/store': `${root}packages/store/src/index.ts`,
   '@galley/client': `${root}packages/client/src/index.ts`,
   '@galley/mcp': `${root}packages/mcp/src/index.ts`,

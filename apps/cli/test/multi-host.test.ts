@@ -2,13 +2,14 @@
 // (nothing on a shared disk), one PostgreSQL database and one bucket on an S3-compatible server.
 // What one process is told, the other knows; races between them have one winner; a process
 // killed mid-upload leaves nothing half-written and loses nothing it acknowledged.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '@galley/store/ids';
 import { writeZip } from '@galley/core';
 import { freshPostgresDatabase, postgresSkipReason } from '../../../packages/store/test/stores.js';
 import { freshBucket, s3SkipReason } from '../../../packages/store/test/s3.js';
@@ -23,7 +24,6 @@ if (skip) console.warn(`skipped: the service on two hosts: ${skip}`);
 const MiB = 1024 * 1024;
 /** Requests a minute per token on both processes: one budget, counted in the database. */
 const RATE_LIMIT = 120;
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 /**
  * A PNG as the inspection reads one (signature and a 100 × 100 header), then `size` bytes in all
  * that differ with `seed`: big contents without encoding an image that big.
@@ -140,8 +140,8 @@ describe.skipIf(!!skip)('the service on two hosts', () => {
     ] as const) {
       const bytes = bytesOf(size, seed);
       const blob = await upload(a, bytes);
-      expect([blob.status, blob.json]).toEqual([201, { sha256: sha256(bytes), size }]);
-      const asset = await register(b, sha256(bytes));
+      expect([blob.status, blob.json]).toEqual([201, { sha256: sha256Hex(bytes), size }]);
+      const asset = await register(b, sha256Hex(bytes));
       expect(asset.status).toBe(201);
       const id = (asset.json!.asset as { id: string }).id;
       const file = `/api/v2/assets/${id}/files/canvas%2Fstill.png`;
@@ -251,7 +251,7 @@ describe.skipIf(!!skip)('the service on two hosts', () => {
   it('keeps what a process acknowledged, and nothing half-written, when it is killed mid-upload', async () => {
     const kept = bytesOf(3 * MiB, 5);
     expect((await upload(a, kept)).status).toBe(201);
-    const asset = await register(a, sha256(kept), randomUUID(), 'Acknowledged');
+    const asset = await register(a, sha256Hex(kept), randomUUID(), 'Acknowledged');
     expect(asset.status).toBe(201);
     const keysBefore = (await bucket.keys()).filter((key) => !key.includes('/tmp/'));
 
@@ -287,7 +287,7 @@ describe.skipIf(!!skip)('the service on two hosts', () => {
     try {
       for (const key of after) {
         const name = key.slice(key.lastIndexOf('/') + 1);
-        expect(sha256(await buffer((await reader.read(name))!))).toBe(name);
+        expect(sha256Hex(await buffer((await reader.read(name))!))).toBe(name);
       }
     } finally {
       reader.close();

@@ -1,11 +1,11 @@
 // `galley pull` against a real server on loopback: the saved folder and confirmed versions,
 // verified by SHA-256, and every way the service or the options can refuse.
-import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { lstat, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sha256Hex } from '@galley/store/ids';
 import type { v1 } from '@galley/core';
 import { directoryOf, galley, oneErrorLine, removeDirectory } from './support/galley.js';
 import { createProject, fakeService, screenSession, startServer } from './support/server.js';
@@ -13,8 +13,6 @@ import type { TestServer } from './support/server.js';
 
 // Every test spawns `galley` processes (about 1 s each, more on a busy machine).
 vi.setConfig({ testTimeout: 120_000 });
-
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 describe('galley pull', () => {
   let s: TestServer;
@@ -43,7 +41,7 @@ describe('galley pull', () => {
       headers: { authorization: `Bearer ${s.token}` },
     });
     expect(written).toEqual(new Uint8Array(await served.arrayBuffer()));
-    expect(run.stdout).toBe(`${target}: ${written.length} bytes, sha256 ${sha256(written)}\n`);
+    expect(run.stdout).toBe(`${target}: ${written.length} bytes, sha256 ${sha256Hex(written)}\n`);
   });
 
   it('downloads a confirmed version by its number, named as the service names it', async () => {
@@ -56,7 +54,7 @@ describe('galley pull', () => {
       expect(run.code).toBe(0);
       expect(await readdir(cwd)).toEqual([`${project.id}-v1.zip`]);
       const bytes = new Uint8Array(await readFile(join(cwd, `${project.id}-v1.zip`)));
-      expect(sha256(bytes)).toBe(confirmed.sha256);
+      expect(sha256Hex(bytes)).toBe(confirmed.sha256);
     } finally {
       await removeDirectory(cwd);
     }
@@ -204,12 +202,12 @@ describe('galley pull', () => {
         /^galley: the service sent project prj_\S+ without X-Content-SHA256, so it cannot be verified; nothing written\n$/,
       ],
       [
-        { 'content-type': 'application/octet-stream', 'x-content-sha256': sha256(bytes) },
+        { 'content-type': 'application/octet-stream', 'x-content-sha256': sha256Hex(bytes) },
         200,
         /^galley: the service answered 200 application\/octet-stream for project prj_\S+, not 200 application\/zip; nothing written\n$/,
       ],
       [
-        { 'content-type': 'application/zip', 'x-content-sha256': sha256(bytes) },
+        { 'content-type': 'application/zip', 'x-content-sha256': sha256Hex(bytes) },
         203,
         /^galley: the service answered 203 application\/zip for project prj_\S+, not 200 application\/zip; nothing written\n$/,
       ],
@@ -301,7 +299,7 @@ describe('galley pull', () => {
     const slow = await fakeService((_req, res) => {
       res.writeHead(200, {
         'content-type': 'application/zip',
-        'x-content-sha256': sha256(bytes),
+        'x-content-sha256': sha256Hex(bytes),
         'content-length': String(bytes.length),
       });
       // Six slices, 0.4 s apart: 2 s in all, never 1 s without a byte.

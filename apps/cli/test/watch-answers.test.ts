@@ -1,10 +1,10 @@
 // `galley watch` against stand-ins for the service on loopback, answering what a real one
 // would not (answers of another shape, a 429, a 503), and against records of its folder that
 // are not its own: every such run ends in one line, and nothing is written.
-import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sha256Hex } from '@galley/store/ids';
 import {
   directoryOf,
   galley,
@@ -17,15 +17,13 @@ import { fakeService } from './support/server.js';
 // Every test spawns `galley` processes (about 1 s each, more on a busy machine).
 vi.setConfig({ testTimeout: 120_000 });
 
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
 /** A confirmation as the interface sends it, for a stand-in service to offer. */
 function confirmationOf(zip: Uint8Array, downloadUrl: string, version: unknown = 1) {
   return {
     id: 'cnf_1',
     version,
     revision: 1,
-    sha256: sha256(zip),
+    sha256: sha256Hex(zip),
     note: null,
     confirmed_at: '2030-01-01T00:00:00.000+00:00',
     confirmed_by: { name: 'Ada' },
@@ -84,7 +82,7 @@ describe('galley watch reads only answers of the interface’s shape', () => {
     expect(run).toEqual({
       code: 0,
       stderr: '',
-      stdout: `v1: ${join(into, 'prj_f-v1.zip')} (sha256 ${sha256(zip)})\n`,
+      stdout: `v1: ${join(into, 'prj_f-v1.zip')} (sha256 ${sha256Hex(zip)})\n`,
     });
     await removeDirectory(into);
   });

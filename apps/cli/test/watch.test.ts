@@ -1,11 +1,11 @@
 // `galley watch` against a real server on loopback: confirmed versions imported once each,
 // equal sha256 skipped, paging, the record, SIGINT, and downloads that must not be trusted.
-import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sha256Hex } from '@galley/store/ids';
 import type { v1 } from '@galley/core';
 import {
   directoryOf,
@@ -19,8 +19,6 @@ import type { Screen, TestServer } from './support/server.js';
 
 // Every test spawns `galley` processes (about 1 s each, more on a busy machine).
 vi.setConfig({ testTimeout: 120_000 });
-
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 interface ImportRecord {
   format: number;
@@ -94,7 +92,7 @@ describe('galley watch', () => {
       const run = await once();
       const file = join(into, `${project.id}-v1.zip`);
       expect(run).toMatchObject({ code: 0, stdout: `v1: ${file} (sha256 ${v.sha256})\n` });
-      expect(sha256(new Uint8Array(await readFile(file)))).toBe(v.sha256);
+      expect(sha256Hex(new Uint8Array(await readFile(file)))).toBe(v.sha256);
       expect(await readRecord(into)).toMatchObject({
         format: 1,
         imported: [

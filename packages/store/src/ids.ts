@@ -1,3 +1,5 @@
+// Also its own entry, `@galley/store/ids`: the CLI's remote commands hash with it without
+// loading the store (database drivers and all), so it imports nothing but node:crypto.
 import { hash, randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
+// The store's ids module alone: a pull loads no database driver.
+import { sha256Hex } from '@galley/store/ids';
 import type { CliIo } from '../io.js';
 import { CommandFailure, exitCodes, runCommand } from '../lib/exit.js';
-import { outputTarget, sha256Hex, writeFileAtomically } from '../lib/files.js';
+import { outputTarget, writeFileAtomically } from '../lib/files.js';
 import { wholeNumberOption } from '../lib/number-option.js';
 import { progressOn } from '../lib/progress.js';
 import { connect, projectIdOf, request, withRemoteOptions } from '../lib/remote.js';

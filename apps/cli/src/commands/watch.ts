@@ -3,15 +3,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
 import { followEvents } from '@galley/client';
 import { v1 } from '@galley/core';
+// The store's ids module alone: watching loads no database driver.
+import { sha256Hex } from '@galley/store/ids';
 import type { CliIo } from '../io.js';
 import { CommandFailure, exitCodes, InputError, notEmpty, runCommand } from '../lib/exit.js';
-import {
-  makeFolder,
-  missingFolders,
-  sha256Hex,
-  writeFileAtomically,
-  writeReason,
-} from '../lib/files.js';
+import { makeFolder, missingFolders, writeFileAtomically, writeReason } from '../lib/files.js';
 import { ImportedRecord } from '../lib/imported.js';
 import { secondsOption } from '../lib/number-option.js';
 import { progressOn } from '../lib/progress.js';

@@ -1,12 +1,7 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { lstat, mkdir, open, readlink, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { CommandFailure, InputError, notEmpty } from './exit.js';
-
-/** Lower-case hex SHA-256, as the service writes it (decisions §8). */
-export function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
 
 /**
  * Writes `bytes` to `path` through a temporary file beside it, flushed and then renamed, so the

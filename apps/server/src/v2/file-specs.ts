@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { v2 } from '@galley/core';
+import { sha256Hex } from '@galley/store';
 import type { StoreScope } from '@galley/store';
 import { validationFailed } from '../http/parse.js';
 import type { FieldError } from '../http/parse.js';
@@ -28,7 +28,7 @@ export function stageBytes(
 ): StagedFile {
   return {
     path,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
+    sha256: sha256Hex(bytes),
     size: bytes.byteLength,
     mediaType: mediaTypeOfPath(path),
     schemaUri,

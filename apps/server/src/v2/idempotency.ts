@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { REQUEST_KEY_RENEW_SECONDS } from '@galley/store';
+import { REQUEST_KEY_RENEW_SECONDS, sha256Hex } from '@galley/store';
 import type { RequestKeyHold, Store, StoreScope } from '@galley/store';
 import type { Request, Response } from 'express';
 import { HttpProblem, PROBLEM_CONTENT_TYPE } from '../http/problem.js';
@@ -86,9 +85,7 @@ export function canonicalJson(value: unknown): string {
 /** The fingerprint a request key is compared by: method, path and canonical body (§6). */
 export function fingerprintOf(req: Request, body: unknown): string {
   const path = `${req.baseUrl}${req.path}`;
-  return createHash('sha256')
-    .update(`${req.method} ${path}\n${canonicalJson(body)}`)
-    .digest('hex');
+  return sha256Hex(`${req.method} ${path}\n${canonicalJson(body)}`);
 }
 
 export function sendAnswer(res: Response, answer: Answer): void {

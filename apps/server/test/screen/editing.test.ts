@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { readZip } from '@galley/core';
+import { sha256Hex } from '@galley/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logIn, screenshot, startScreenTest, whyNoChromium } from './screen-harness.js';
 import type { ScreenTest } from './screen-harness.js';
@@ -142,7 +142,7 @@ describe.skipIf(!!why)('screen: open a site, edit a page, check before saving, c
         row.getByRole('link', { name: 'Download version 1' }).click(),
       ]);
       const zip = await readFile(await download.path());
-      expect(createHash('sha256').update(zip).digest('hex')).toBe(shownSha);
+      expect(sha256Hex(zip)).toBe(shownSha);
       const confirmed = readZip(new Uint8Array(zip)).folder.get('index.html');
       expect(new TextDecoder().decode(confirmed)).toContain('Open daily, 7 to 18.');
 

@@ -1,8 +1,8 @@
 // The screen as a person finds their way around it: links that stay in the origin the page came
 // from, an ended session that leads back to the login (and back again), and errors said once.
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { writeZip } from '@galley/core';
+import { sha256Hex } from '@galley/store';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logIn, openSite, startScreenTest, whyNoChromium } from './screen-harness.js';
@@ -78,9 +78,7 @@ describe.skipIf(!!why)('screen: links, ended sessions, errors said once', () => 
     expect(await zip.getAttribute('href')).toMatch(/^\/api\/v1\/projects\/[^/]+\//);
     const [download] = await Promise.all([page.waitForEvent('download'), zip.click()]);
     const bytes = await readFile(await download.path());
-    expect(createHash('sha256').update(bytes).digest('hex')).toBe(
-      await version.locator('code.sha').textContent(),
-    );
+    expect(sha256Hex(bytes)).toBe(await version.locator('code.sha').textContent());
     expect(problems).toEqual([]);
     await context.close();
   });

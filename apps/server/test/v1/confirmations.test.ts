@@ -1,7 +1,7 @@
 // Confirmed versions: a person confirms on the screen (session + CSRF); integrations download
 // the ZIP and compare its SHA-256 with `sha256`.
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sha256Hex } from '@galley/store';
 import type {
   ConfirmationBody,
   ConfirmationsBody,
@@ -42,8 +42,6 @@ async function screen(email: string, password: string) {
     });
 }
 
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
 it('confirms on the screen only, stores the exact ZIP, and tracks unconfirmed changes', async () => {
   const { id } = await createProject(s, s.token, 'Confirm me');
   const api = caller(s, s.token, 'integration');
@@ -76,11 +74,11 @@ it('confirms on the screen only, stores the exact ZIP, and tracks unconfirmed ch
   // The integration's check: the downloaded ZIP's SHA-256 equals `sha256`.
   const zip = await api('GET', first.body.download_url);
   expect(zip.status).toBe(200);
-  expect(sha256(zip.bytes)).toBe(first.body.sha256);
+  expect(sha256Hex(zip.bytes)).toBe(first.body.sha256);
   expect(zip.headers.get('x-content-sha256')).toBe(first.body.sha256);
   expect(zip.headers.get('etag')).toBe(`"${first.body.sha256}"`);
   // It is the current folder's ZIP, byte for byte.
-  expect(sha256((await api('GET', `/projects/${id}/folder`)).bytes)).toBe(first.body.sha256);
+  expect(sha256Hex((await api('GET', `/projects/${id}/folder`)).bytes)).toBe(first.body.sha256);
 
   // A rename changes project.json: an unconfirmed change.
   await api('PATCH', `/projects/${id}`, { json: { title: 'Renamed' } });
@@ -123,7 +121,7 @@ it('confirms on the screen only, stores the exact ZIP, and tracks unconfirmed ch
 
   // Version 1's bytes are kept as published, whatever happened since.
   const again = await api('GET', `/projects/${id}/folder/1`);
-  expect(sha256(again.bytes)).toBe(first.body.sha256);
+  expect(sha256Hex(again.bytes)).toBe(first.body.sha256);
   expect((await api('GET', `/projects/${id}/folder/9`)).status).toBe(404);
 });
 
@@ -185,10 +183,10 @@ it('renaming back to the confirmed title gives the confirmed folder again, byte 
 
   await api('PATCH', `/projects/${id}`, { json: { title: 'Posters “draft”' } });
   const renamed = await api('GET', `/projects/${id}/folder`);
-  expect(sha256(renamed.bytes)).not.toBe(confirmed.body.sha256);
+  expect(sha256Hex(renamed.bytes)).not.toBe(confirmed.body.sha256);
   await api('PATCH', `/projects/${id}`, { json: { title: 'Posters' } });
 
   const latest = await api<ConfirmationBody>('GET', `/projects/${id}/confirmations/latest`);
   expect(latest.body).toMatchObject({ version: 1, has_unconfirmed_changes: false });
-  expect(sha256((await api('GET', `/projects/${id}/folder`)).bytes)).toBe(confirmed.body.sha256);
+  expect(sha256Hex((await api('GET', `/projects/${id}/folder`)).bytes)).toBe(confirmed.body.sha256);
 });

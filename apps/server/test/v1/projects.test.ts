@@ -1,8 +1,8 @@
 // Projects, folders, pages and members over HTTP.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHash } from 'node:crypto';
 import { readZip } from '@galley/core';
+import { sha256Hex } from '@galley/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   MemberListBody,
@@ -72,7 +72,7 @@ describe('creating projects', () => {
       title: 'Home',
       public_url: '/',
       size: index.byteLength,
-      sha256: createHash('sha256').update(index).digest('hex'),
+      sha256: sha256Hex(index),
       revision: 1,
       unsaved_draft: null,
     });
@@ -340,7 +340,7 @@ describe('listing, renaming, replacing, exporting, deleting', () => {
     expect(a.status).toBe(200);
     expect(a.headers.get('content-type')).toBe('application/zip');
     expect(Buffer.compare(a.bytes, b.bytes)).toBe(0);
-    const digest = createHash('sha256').update(a.bytes).digest('hex');
+    const digest = sha256Hex(a.bytes);
     expect(a.headers.get('x-content-sha256')).toBe(digest);
     expect([...readZip(a.bytes).folder.keys()]).toEqual([
       'about.html',

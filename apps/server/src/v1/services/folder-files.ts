@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { deflateRaw } from 'node:zlib';
 import { writeZipAsync, zipDeflateLevel } from '@galley/core';
 import type { Folder } from '@galley/core';
 import type { ByteStore, FileEntry, Store } from '@galley/store';
+import { sha256Hex } from '@galley/store';
 import { WeightedLru } from '../../weighted-lru.js';
 
 const deflateRawAsync = promisify(deflateRaw);
@@ -56,7 +56,7 @@ export class FolderFiles {
 
   /** Stores every file (contents already present are not written again). */
   async store(folder: Folder): Promise<Map<string, FileEntry>> {
-    const hashed = [...folder].map(([path, bytes]) => [path, bytes, sha256Of(bytes)] as const);
+    const hashed = [...folder].map(([path, bytes]) => [path, bytes, sha256Hex(bytes)] as const);
     await this.#content.keepForever(hashed.map(([, , sha256]) => sha256));
     const files = new Map<string, FileEntry>();
     await inBatches(hashed, PARALLEL_PUTS, async ([path, bytes, sha256]) => {
@@ -66,7 +66,7 @@ export class FolderFiles {
   }
 
   async put(bytes: Uint8Array): Promise<FileEntry> {
-    const sha256 = sha256Of(bytes);
+    const sha256 = sha256Hex(bytes);
     await this.#content.keepForever([sha256]);
     return this.#write(bytes, sha256);
   }
@@ -86,9 +86,6 @@ export class FolderFiles {
     return writeZipAsync(folder, { deflate: zipDeflate });
   }
 }
-
-const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
 async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<void>) {
   for (let i = 0; i < items.length; i += size) {
     await Promise.all(items.slice(i, i + size).map(fn));
