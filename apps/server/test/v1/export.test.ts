@@ -1,10 +1,11 @@
 // GET folder and GET folder/{version}: ZIPs streamed as they are written or read, with the same
 // bytes the service always wrote (reproducible ZIPs are a contract), their SHA-256 in ETag and
 // X-Content-SHA256 from the first answer on, and 304 for a copy the client has.
-import { createHash } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readZip, writeZip, zipDeflateLevel } from '@galley/core';
+import { sha256Hex } from '@galley/store';
+import { revalidated } from '../platform/support/revalidate.js';
 import type { ConfirmationBody, TestServer } from './helpers.js';
 import {
   call,
@@ -21,7 +22,6 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 /** The ZIP as the service wrote it before it streamed: the whole folder through writeZip. */
 const zipOf = (folder: Map<string, Uint8Array>) =>
   writeZip(folder, { deflate: (data) => deflateRawSync(data, { level: zipDeflateLevel }) });
@@ -37,18 +37,18 @@ it('streams the folder’s ZIP, byte for byte the writer’s, with its digest in
     expect(Buffer.from(zip.bytes).equals(Buffer.from(expected))).toBe(true);
     expect(zip.headers.get('content-type')).toBe('application/zip');
     expect(zip.headers.get('content-length')).toBe(String(expected.length));
-    expect(zip.headers.get('x-content-sha256')).toBe(sha256(expected));
-    expect(zip.headers.get('etag')).toBe(`"${sha256(expected)}"`);
+    expect(zip.headers.get('x-content-sha256')).toBe(sha256Hex(expected));
+    expect(zip.headers.get('etag')).toBe(`"${sha256Hex(expected)}"`);
     expect(zip.headers.get('content-disposition')).toBe(`attachment; filename="${id}-r1.zip"`);
   }
-  const etag = `"${sha256(expected)}"`;
+  const etag = `"${sha256Hex(expected)}"`;
   const same = await api('GET', `/projects/${id}/folder`, { headers: { 'if-none-match': etag } });
   expect([same.status, same.bytes.length, same.headers.get('etag')]).toEqual([304, 0, etag]);
   const other = await api('GET', `/projects/${id}/folder`, {
     headers: { 'if-none-match': `"${'0'.repeat(64)}"` },
   });
   expect(other.status).toBe(200);
-  expect(sha256(other.bytes)).toBe(sha256(expected));
+  expect(sha256Hex(other.bytes)).toBe(sha256Hex(expected));
 
   // A rename is a new folder: a new ZIP and digest.
   await api('PATCH', `/projects/${id}`, { json: { title: 'Renamed' } });
@@ -60,7 +60,7 @@ it('streams the folder’s ZIP, byte for byte the writer’s, with its digest in
   expect(Buffer.from(renamed.bytes).equals(Buffer.from(zipOf(readZip(renamed.bytes).folder)))).toBe(
     true,
   );
-  expect(renamed.headers.get('etag')).toBe(`"${sha256(renamed.bytes)}"`);
+  expect(renamed.headers.get('etag')).toBe(`"${sha256Hex(renamed.bytes)}"`);
 });
 
 it('streams a confirmed version’s stored ZIP, and answers 304 for the copy the client has', async () => {
@@ -75,7 +75,7 @@ it('streams a confirmed version’s stored ZIP, and answers 304 for the copy the
   expect(confirmed.status).toBe(201);
   const zip = await api('GET', `/projects/${id}/folder/1`);
   expect(zip.status).toBe(200);
-  expect(sha256(zip.bytes)).toBe(confirmed.body.sha256);
+  expect(sha256Hex(zip.bytes)).toBe(confirmed.body.sha256);
   expect(Buffer.from(zip.bytes).equals(Buffer.from(zipOf(projectFolder('Confirmed'))))).toBe(true);
   expect(zip.headers.get('content-length')).toBe(String(zip.bytes.length));
   expect(zip.headers.get('x-content-sha256')).toBe(confirmed.body.sha256);
@@ -83,4 +83,19 @@ it('streams a confirmed version’s stored ZIP, and answers 304 for the copy the
   expect(zip.headers.get('etag')).toBe(etag);
   const same = await api('GET', `/projects/${id}/folder/1`, { headers: { 'if-none-match': etag } });
   expect([same.status, same.bytes.length]).toEqual([304, 0]);
+  const url = `${s.url}/api/v1/projects/${id}/folder/1`;
+  const authorization = `Bearer ${s.token}`;
+  expect(await revalidated(url, etag, { authorization })).toEqual({ noCache: 304, fetch: 304 });
+});
+
+it('answers 304 to a matching If-None-Match whatever the request’s Cache-Control says', async () => {
+  const { id } = await createProject(s, s.token, 'Revalidated');
+  const url = `${s.url}/api/v1/projects/${id}/folder`;
+  const authorization = `Bearer ${s.token}`;
+  const etag = `"${sha256Hex(zipOf(projectFolder('Revalidated')))}"`;
+  expect(await revalidated(url, etag, { authorization })).toEqual({ noCache: 304, fetch: 304 });
+  expect(await revalidated(url, `"${'0'.repeat(64)}"`, { authorization })).toEqual({
+    noCache: 200,
+    fetch: 200,
+  });
 });

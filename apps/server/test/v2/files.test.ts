@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Asset, Call, TestServer } from './helpers.js';
 import { clientOf, createProduction, key, png, startTestServer, uploadBlob } from './helpers.js';
+import { revalidated } from '../platform/support/revalidate.js';
 
 let s: TestServer;
 let call: Call;
@@ -63,6 +64,20 @@ describe('reading files', () => {
       const answer = await file(prod, 'canvas/deep/er/notes.css', '', { 'if-none-match': sent });
       expect([sent, answer.status]).toEqual([sent, status]);
     }
+  });
+
+  it('answers 304 to a matching If-None-Match whatever the request’s Cache-Control says', async () => {
+    const url = `${s.url}/api/v2/assets/${prod.id}/files/canvas/deep/er/notes.css`;
+    const { sha256 } = prod.revision.files.find((f) => f.path === 'canvas/deep/er/notes.css')!;
+    const authorization = `Bearer ${s.token}`;
+    expect(await revalidated(url, `"${sha256}"`, { authorization })).toEqual({
+      noCache: 304,
+      fetch: 304,
+    });
+    expect(await revalidated(url, '"other"', { authorization })).toEqual({
+      noCache: 200,
+      fetch: 200,
+    });
   });
 
   it('takes raw or encoded slashes, and answers download=1 as an attachment', async () => {
