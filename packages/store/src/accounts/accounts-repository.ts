@@ -1,4 +1,5 @@
 import { isUniqueViolation } from '../errors.js';
+import { deleteRowByKey } from '../rows.js';
 import type { RepoScope } from '../scope.js';
 import { isoTime } from '../time.js';
 import type { AccountsTable } from './tables.js';
@@ -86,11 +87,7 @@ export class AccountsRepository {
    * failing). False when there is no such account.
    */
   async delete(accountNumber: number): Promise<boolean> {
-    const result = await this.#scope.db
-      .deleteFrom('accounts')
-      .where('account_number', '=', accountNumber)
-      .executeTakeFirst();
-    return result.numDeletedRows > 0n;
+    return deleteRowByKey(this.#scope.db, 'accounts', 'account_number', accountNumber);
   }
 
   async findByEmail(email: string): Promise<Account | null> {

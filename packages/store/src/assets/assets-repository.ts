@@ -22,17 +22,6 @@ import {
   toFile,
 } from './records.js';
 
-export type {
-  AssetListFilter,
-  AssetRecord,
-  AssetState,
-  FileRecord,
-  NewAsset,
-  RevisionRecord,
-  RevisionWrite,
-} from './records.js';
-export { likeContains } from './records.js';
-
 export class AssetsRepository {
   readonly #scope: RepoScope;
 

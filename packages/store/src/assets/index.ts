@@ -24,8 +24,8 @@ export type {
   NewAsset,
   RevisionRecord,
   RevisionWrite,
-} from './assets-repository.js';
-export { likeContains } from './assets-repository.js';
+} from './records.js';
+export { likeContains } from './records.js';
 export type { BaseRevision } from './content-repository.js';
 export { BLOB_LIFETIME_SECONDS } from './blobs-repository.js';
 export type {

@@ -1,4 +1,5 @@
 import { newId } from '../ids.js';
+import { deleteRowByKey } from '../rows.js';
 import type { RepoScope } from '../scope.js';
 import { isoTime } from '../time.js';
 import type { EventRecord } from './records.js';
@@ -137,11 +138,7 @@ export class WebhooksRepository {
   }
 
   async delete(id: string): Promise<boolean> {
-    const gone = await this.#scope.db
-      .deleteFrom('webhooks')
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return Number(gone.numDeletedRows) > 0;
+    return deleteRowByKey(this.#scope.db, 'webhooks', 'id', id);
   }
 
   /** The webhook's deliveries, newest first. */

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { isForeignKeyViolation, isUniqueViolation } from '../errors.js';
 import { newId } from '../ids.js';
+import { deleteRowByKey } from '../rows.js';
 import type { RepoScope } from '../scope.js';
 import type { OwnWrite, StampedCache } from '../stamped-cache.js';
 import { isoTime } from '../time.js';
@@ -350,11 +351,7 @@ export class DraftsRepository {
   }
 
   async discard(draftId: string): Promise<boolean> {
-    const result = await this.#scope.db
-      .deleteFrom('drafts')
-      .where('id', '=', draftId)
-      .executeTakeFirst();
-    return result.numDeletedRows > 0n;
+    return deleteRowByKey(this.#scope.db, 'drafts', 'id', draftId);
   }
 }
 

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { newId } from '../ids.js';
+import { deleteRowByKey } from '../rows.js';
 import type { RepoScope } from '../scope.js';
 import type { StampedCache } from '../stamped-cache.js';
 import { isoTime } from '../time.js';
@@ -207,11 +208,7 @@ export class ProjectsRepository {
 
   /** Removes the project and everything recorded about it. */
   async delete(projectId: string): Promise<boolean> {
-    const result = await this.#scope.db
-      .deleteFrom('projects')
-      .where('id', '=', projectId)
-      .executeTakeFirst();
-    return result.numDeletedRows > 0n;
+    return deleteRowByKey(this.#scope.db, 'projects', 'id', projectId);
   }
 
   async #find(scope: RepoScope, id: string): Promise<ProjectRecord | null> {
