@@ -14,7 +14,8 @@ import { benchFolder } from './folder.js';
 import { readAll } from './jszip-load.mjs';
 import { publish, repo } from './result.js';
 
-const goal = 3;
+// Issue #20: the check process faster than a process that only loads the ZIP with JSZip.
+const goal = 1;
 const rounds = 9;
 const bin = join(repo, 'apps/cli/dist/bin.js');
 const jszipLoad = fileURLToPath(new URL('./jszip-load.mjs', import.meta.url));
@@ -96,14 +97,14 @@ try {
       {
         name: '`galley check folder.zip` process: every check, human report (median)',
         value: `${median(galley).toFixed(0)} ms`,
-        goal: `≥ ${goal}× faster than the JSZip process`,
-        ok: speedup >= goal,
+        goal: 'faster than the JSZip process',
+        ok: speedup > goal,
       },
       {
         name: 'JSZip process ÷ galley check process',
         value: `${speedup.toFixed(2)}×`,
-        goal: `≥ ${goal}×`,
-        ok: speedup >= goal,
+        goal: `> ${goal}×`,
+        ok: speedup > goal,
       },
       {
         name: '`galley --help` process (start-up alone: Node and every module the CLI loads)',
