@@ -2,17 +2,6 @@ import { imageSize } from 'image-size';
 import { svgRootAttributes } from './svg.js';
 import { decodeUtf8 } from './text.js';
 
-/** Formats whose pixel size the checks read (decisions §4 bounds apply to each). */
-export const imageFormats: ReadonlySet<string> = new Set([
-  'png',
-  'jpeg',
-  'gif',
-  'webp',
-  'avif',
-  'svg',
-  'ico',
-]);
-
 export interface Size {
   readonly width: number;
   readonly height: number;

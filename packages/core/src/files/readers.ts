@@ -1,7 +1,7 @@
 import type { Folder } from '../report/folder.js';
-import { formatOfPath } from '../media/catalog.js';
+import { formatOfPath, imageFormats } from '../media/catalog.js';
 import { readPage, type PageFacts } from '../html/page.js';
-import { readDimensions, imageFormats, type DimensionResult } from './dimensions.js';
+import { readDimensions, type DimensionResult } from './dimensions.js';
 import { decodeUtf8 } from './text.js';
 
 function cached<T>(compute: (path: string) => T): (path: string) => T {

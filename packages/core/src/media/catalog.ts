@@ -1,43 +1,23 @@
 import type { Medium, MediumRef } from './schema.js';
 
-export const webFormats = [
-  'html',
-  'css',
-  'js',
-  'mjs',
-  'json',
-  'txt',
-  'xml',
-  'webmanifest',
-  'png',
-  'jpeg',
-  'gif',
-  'webp',
-  'avif',
-  'svg',
-  'ico',
-  'woff',
-  'woff2',
-  'ttf',
-  'otf',
-  'mp4',
-  'webm',
-  'mp3',
-  'ogg',
-  'pdf',
-] as const;
-/** Formats whose content is text (UTF-8): decoded, parsed or validated whole. */
-export const textFormats: ReadonlySet<string> = new Set([
-  'html',
-  'css',
-  'js',
-  'mjs',
-  'json',
-  'txt',
-  'xml',
-  'webmanifest',
-  'svg',
-]);
+/** The formats a web site may hold, by what their content is. */
+const webFormatsByContent = {
+  text: ['html', 'css', 'js', 'mjs', 'json', 'txt', 'xml', 'webmanifest'],
+  image: ['png', 'jpeg', 'gif', 'webp', 'avif', 'svg', 'ico'],
+  font: ['woff', 'woff2', 'ttf', 'otf'],
+  audioVideo: ['mp4', 'webm', 'mp3', 'ogg'],
+  document: ['pdf'],
+} as const;
+
+type WebFormat = (typeof webFormatsByContent)[keyof typeof webFormatsByContent][number];
+
+export const webFormats: readonly WebFormat[] = Object.values(webFormatsByContent).flat();
+
+/** Formats whose content is text (UTF-8): decoded, parsed or validated whole (SVG too). */
+export const textFormats: ReadonlySet<string> = new Set([...webFormatsByContent.text, 'svg']);
+
+/** Formats whose pixel size the checks read (decisions §4 bounds apply to each). */
+export const imageFormats: ReadonlySet<string> = new Set(webFormatsByContent.image);
 
 export const canvasFormats = ['html', 'css', 'png', 'jpeg', 'gif', 'webp', 'svg', 'woff2'] as const;
 

@@ -12,8 +12,26 @@ export function schemaUri(kind: SchemaKind, version: number): string {
   return `svc://schemas/${kind}/${version}`;
 }
 
-/** Data files may name their own schema in a top-level `$schema` member. */
-const selfReference = (kind: SchemaKind) => ({ const: schemaUri(kind, 1) });
+/**
+ * The schema of a kind's data file (version 1): a JSON object with only the members named in
+ * `properties`, besides a top-level `$schema` by which the file may name this schema.
+ */
+function dataFileSchema<const Properties extends object>(
+  kind: SchemaKind,
+  about: { title: string; description: string; required: readonly string[] },
+  properties: Properties,
+) {
+  return {
+    $schema: draft,
+    $id: schemaUri(kind, 1),
+    title: about.title,
+    description: about.description,
+    type: 'object',
+    required: about.required,
+    additionalProperties: false,
+    properties: { $schema: { const: schemaUri(kind, 1) }, ...properties },
+  } as const;
+}
 
 const mediumRef = {
   type: 'object',
@@ -27,16 +45,14 @@ const mediumRef = {
 
 const title = { type: 'string', minLength: 1, maxLength: 200 } as const;
 
-export const projectSchema = {
-  $schema: draft,
-  $id: schemaUri('project', 1),
-  title: 'Project folder (project.json)',
-  description: 'The root file of a project folder: its title, medium and pages.',
-  type: 'object',
-  required: ['format', 'title', 'media', 'pages'],
-  additionalProperties: false,
-  properties: {
-    $schema: selfReference('project'),
+export const projectSchema = dataFileSchema(
+  'project',
+  {
+    title: 'Project folder (project.json)',
+    description: 'The root file of a project folder: its title, medium and pages.',
+    required: ['format', 'title', 'media', 'pages'],
+  },
+  {
     format: { const: 1 },
     title,
     media: mediumRef,
@@ -55,18 +71,16 @@ export const projectSchema = {
       },
     },
   },
-} as const;
+);
 
-export const productionSchema = {
-  $schema: draft,
-  $id: schemaUri('production', 1),
-  title: 'Production (production.json)',
-  description: 'The root file of a production asset: its title, declared medium and contract.',
-  type: 'object',
-  required: ['format', 'title', 'medium', 'media_contract'],
-  additionalProperties: false,
-  properties: {
-    $schema: selfReference('production'),
+export const productionSchema = dataFileSchema(
+  'production',
+  {
+    title: 'Production (production.json)',
+    description: 'The root file of a production asset: its title, declared medium and contract.',
+    required: ['format', 'title', 'medium', 'media_contract'],
+  },
+  {
     format: { const: 1 },
     title,
     medium: mediumRef,
@@ -77,18 +91,16 @@ export const productionSchema = {
       properties: { version: { const: '1.0' } },
     },
   },
-} as const;
+);
 
-export const paletteSchema = {
-  $schema: draft,
-  $id: schemaUri('palette', 1),
-  title: 'Palette',
-  description: 'Named colours, as sRGB hex values (#rrggbb or #rrggbbaa).',
-  type: 'object',
-  required: ['colors'],
-  additionalProperties: false,
-  properties: {
-    $schema: selfReference('palette'),
+export const paletteSchema = dataFileSchema(
+  'palette',
+  {
+    title: 'Palette',
+    description: 'Named colours, as sRGB hex values (#rrggbb or #rrggbbaa).',
+    required: ['colors'],
+  },
+  {
     title,
     colors: {
       type: 'array',
@@ -105,18 +117,16 @@ export const paletteSchema = {
       },
     },
   },
-} as const;
+);
 
-export const copySchema = {
-  $schema: draft,
-  $id: schemaUri('copy', 1),
-  title: 'Copy',
-  description: 'Text blocks (headline, body, call to action…) for use in productions.',
-  type: 'object',
-  required: ['blocks'],
-  additionalProperties: false,
-  properties: {
-    $schema: selfReference('copy'),
+export const copySchema = dataFileSchema(
+  'copy',
+  {
+    title: 'Copy',
+    description: 'Text blocks (headline, body, call to action…) for use in productions.',
+    required: ['blocks'],
+  },
+  {
     title,
     language: { type: 'string', pattern: '^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$' },
     blocks: {
@@ -137,7 +147,7 @@ export const copySchema = {
       },
     },
   },
-} as const;
+);
 
 export interface SchemaDefinition {
   readonly kind: SchemaKind;

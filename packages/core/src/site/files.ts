@@ -1,6 +1,6 @@
-import { formatOfPath, webFormats } from '../media/catalog.js';
+import { formatOfPath, imageFormats, webFormats } from '../media/catalog.js';
 import type { Violation } from '../report/violation.js';
-import { imageFormats, readDimensions } from '../files/dimensions.js';
+import { readDimensions } from '../files/dimensions.js';
 import { fileFormatViolation } from '../files/file-format.js';
 import { decodeUtf8 } from '../files/text.js';
 import { maxNesting } from '../html/page.js';
