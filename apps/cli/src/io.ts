@@ -1,4 +1,5 @@
 import { writeSync } from 'node:fs';
+import { CodedError } from './lib/coded-error.js';
 
 /** Where a command writes, and the environment it reads: passed in so commands stay testable. */
 export interface CliIo {
@@ -58,12 +59,8 @@ export function guardStandardStreams(): void {
 export type CliErrorCode = 'email_taken' | 'unknown_account' | 'unknown_token' | 'invalid_option';
 
 /** A failure the user caused: printed as `galley: <message>` with exit code 1, no stack. */
-export class CliError extends Error {
-  readonly code: CliErrorCode;
-
+export class CliError extends CodedError<CliErrorCode> {
   constructor(code: CliErrorCode, message: string) {
-    super(message);
-    this.name = 'CliError';
-    this.code = code;
+    super('CliError', code, message);
   }
 }

@@ -1,4 +1,5 @@
 import type { CliIo } from '../io.js';
+import { CodedError } from './coded-error.js';
 
 /**
  * Exit codes of the folder and service commands (docs/cli.md): 0 done and every check passed,
@@ -22,12 +23,9 @@ export type InputErrorCode =
   | 'not_empty';
 
 /** Input that cannot be used at all (exit 2): one clear line, no report. */
-export class InputError extends Error {
-  readonly code: InputErrorCode;
+export class InputError extends CodedError<InputErrorCode> {
   constructor(code: InputErrorCode, message: string) {
-    super(message);
-    this.name = 'InputError';
-    this.code = code;
+    super('InputError', code, message);
   }
 }
 
@@ -54,12 +52,9 @@ export type FailureCode =
   | 'write_failed';
 
 /** A run that went wrong after the input was accepted (exit 1), e.g. the service refused it. */
-export class CommandFailure extends Error {
-  readonly code: FailureCode;
+export class CommandFailure extends CodedError<FailureCode> {
   constructor(code: FailureCode, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'CommandFailure';
-    this.code = code;
+    super('CommandFailure', code, message, options);
   }
 }
 
