@@ -167,27 +167,8 @@ function AddAttribute({ screen }: { screen: EditorScreen }) {
     >
       <fieldset>
         <legend>Add an attribute</legend>
-        <p>
-          <label for="new-attribute-name">Name</label>
-          <input
-            id="new-attribute-name"
-            name="name"
-            type="text"
-            class="mono"
-            autocomplete="off"
-            required
-          />
-        </p>
-        <p>
-          <label for="new-attribute-value">Value</label>
-          <input
-            id="new-attribute-value"
-            name="value"
-            type="text"
-            class="mono"
-            autocomplete="off"
-          />
-        </p>
+        <NewAttributeField field="name" label="Name" required />
+        <NewAttributeField field="value" label="Value" />
         {error.value ? (
           <p class="notice notice-error" role="alert">
             {error.value}
@@ -196,6 +177,24 @@ function AddAttribute({ screen }: { screen: EditorScreen }) {
         <button type="submit">Add attribute</button>
       </fieldset>
     </form>
+  );
+}
+
+/** One labelled text field of the add-attribute form, submitted as `field`. */
+function NewAttributeField(props: { field: 'name' | 'value'; label: string; required?: boolean }) {
+  const id = `new-attribute-${props.field}`;
+  return (
+    <p>
+      <label for={id}>{props.label}</label>
+      <input
+        id={id}
+        name={props.field}
+        type="text"
+        class="mono"
+        autocomplete="off"
+        required={props.required}
+      />
+    </p>
   );
 }
 
