@@ -24,8 +24,8 @@ import { ApiRouter } from './openapi/api-router.js';
 import { ApiRegistry } from './openapi/registry.js';
 import { schemaRoute } from './openapi/schema-route.js';
 import { screenRouter } from './screen/index.js';
-import { v1Router } from './v1/index.js';
-import { v2Router } from './v2/index.js';
+import { editingRouter } from './editing/index.js';
+import { assetRouter } from './assets/index.js';
 
 /** What the service calls itself in MCP's `initialize`. */
 const SERVER_VERSION = '0.1.0';
@@ -133,9 +133,9 @@ export function createApp(options: AppOptions): GalleyApp {
     jsonLimitBytes: config.jsonLimitBytes,
   });
   app.use('/api/v1', v1Public.router);
-  app.use('/api/v1', noteMount, requireAuth, v1Router({ ...deps, registry: registries.v1 }));
+  app.use('/api/v1', noteMount, requireAuth, editingRouter({ ...deps, registry: registries.v1 }));
   schemaRoute(v1Public);
-  app.use('/api/v2', noteMount, requireAuth, v2Router({ ...deps, registry: registries.v2 }));
+  app.use('/api/v2', noteMount, requireAuth, assetRouter({ ...deps, registry: registries.v2 }));
   mcpRoute(app, deps, SERVER_VERSION);
   app.use(screenRouter(deps));
   app.use(

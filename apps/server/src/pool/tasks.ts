@@ -2,8 +2,8 @@
 // loop (small inputs) or in a worker thread (see work-pool.ts), so both give the same bytes.
 import { Draft, inspectContents } from '@galley/core';
 import type { ContentFacts, DraftLog, InspectInput, Inspection } from '@galley/core';
-import { intakeZip } from '../v1/services/folder-state.js';
-import type { Intake, SiteOptions } from '../v1/services/folder-state.js';
+import { intakeZip } from '../editing/service/folder-state.js';
+import type { Intake, SiteOptions } from '../editing/service/folder-state.js';
 
 /** A stored page and the events after it, as the draft engine's log: a draft to rebuild. */
 export interface StoredDraft {

@@ -10,12 +10,12 @@ import { describeStores } from '../../../../packages/store/test/stores.js';
 import { EventHub } from '../../src/events/hub.js';
 import { createLogger } from '../../src/http/logging.js';
 import { WorkPool } from '../../src/pool/work-pool.js';
-import { DraftService } from '../../src/v1/services/draft-service.js';
-import type { DraftView } from '../../src/v1/services/draft-service.js';
-import { EditingSignals } from '../../src/v1/services/editing-signals.js';
-import { FolderFiles } from '../../src/v1/services/folder-files.js';
-import { ProjectChanges } from '../../src/v1/services/project-changes.js';
-import { RevisionStates } from '../../src/v1/services/revision-states.js';
+import { DraftService } from '../../src/editing/service/draft-service.js';
+import type { DraftView } from '../../src/editing/service/draft-service.js';
+import { EditingSignals } from '../../src/editing/service/editing-signals.js';
+import { FolderFiles } from '../../src/editing/service/folder-files.js';
+import { ProjectChanges } from '../../src/editing/service/project-changes.js';
+import { RevisionStates } from '../../src/editing/service/revision-states.js';
 import { projectFolder } from './helpers.js';
 
 const OPERATIONS = 300;

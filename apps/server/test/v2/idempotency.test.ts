@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeStores } from '../../../../packages/store/test/stores.js';
 import type { Store, StoreScope } from '@galley/store';
 import { REQUEST_KEY_LEASE_SECONDS } from '@galley/store';
-import { stageSpecs } from '../../src/v2/file-specs.js';
-import { Idempotency, canonicalJson, fingerprintOf } from '../../src/v2/idempotency.js';
+import { stageSpecs } from '../../src/assets/service/file-specs.js';
+import { Idempotency, canonicalJson, fingerprintOf } from '../../src/assets/service/run-once.js';
 import type { Call, Reply, Served, TestServer } from './helpers.js';
 import {
   clientOf,

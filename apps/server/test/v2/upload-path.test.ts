@@ -1,6 +1,6 @@
 // The path a multipart upload's file name becomes (POST /assets, field `file`).
 import { describe, expect, it } from 'vitest';
-import { uploadPath } from '../../src/v2/upload-path.js';
+import { uploadPath } from '../../src/assets/service/upload-path.js';
 
 describe('uploadPath', () => {
   it.each([
