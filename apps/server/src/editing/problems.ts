@@ -38,7 +38,6 @@ export const V1_PROBLEMS = {
   draft_unusable: { status: 409, title: 'The draft can no longer be rebuilt' },
   commit_id_reused: { status: 409, title: 'The commit_id belongs to another save' },
   project_busy: { status: 503, title: 'Other changes of the project came first' },
-  too_many_streams: { status: 429, title: 'Too many event streams' },
   stopping: { status: 503, title: 'The server is stopping' },
 } as const satisfies ProblemCatalog;
 

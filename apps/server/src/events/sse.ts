@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { problemOf } from '../http/problem.js';
 
 /** What a stream may have waiting to be sent before it is cut (a client that stopped reading). */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
@@ -46,11 +47,16 @@ export class StreamCounts {
     this.max = max;
   }
 
-  take(accountNumber: number): boolean {
+  /** One more of the account's streams, or 429 `too_many_streams` when all it may have are open. */
+  take(accountNumber: number): void {
     const open = this.#open.get(accountNumber) ?? 0;
-    if (open >= this.max) return false;
+    if (open >= this.max) {
+      throw problemOf('too_many_streams', {
+        detail: `At most ${this.max} event streams may be open per account; close one first.`,
+        headers: { 'Retry-After': '5' },
+      });
+    }
     this.#open.set(accountNumber, open + 1);
-    return true;
   }
 
   give(accountNumber: number): void {

@@ -85,12 +85,7 @@ export class EventStreams {
     if (this.#closed)
       throw problemOf('stopping', { detail: 'The server is stopping; connect again.' });
     await this.#hub.start();
-    if (!this.#counts.take(accountNumber)) {
-      throw problemOf('too_many_streams', {
-        detail: `At most ${this.#counts.max} event streams may be open per account; close one first.`,
-        headers: { 'Retry-After': '5' },
-      });
-    }
+    this.#counts.take(accountNumber);
     if (!startEventStream(res, input.head)) {
       this.#counts.give(accountNumber);
       return;

@@ -86,6 +86,7 @@ export class FolderFiles {
     return writeZipAsync(folder, { deflate: zipDeflate });
   }
 }
+
 async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<void>) {
   for (let i = 0; i < items.length; i += size) {
     await Promise.all(items.slice(i, i + size).map(fn));

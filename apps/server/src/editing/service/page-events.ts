@@ -105,12 +105,7 @@ export class PageEvents {
     const { res, accountNumber } = input;
     if (this.#closed)
       throw v1ProblemOf('stopping', { detail: 'The server is stopping; connect again.' });
-    if (!this.#counts.take(accountNumber)) {
-      throw v1ProblemOf('too_many_streams', {
-        detail: `At most ${this.#counts.max} event streams may be open per account; close one first.`,
-        headers: { 'Retry-After': '5' },
-      });
-    }
+    this.#counts.take(accountNumber);
     if (!startEventStream(res, input.head)) {
       this.#counts.give(accountNumber);
       return;
