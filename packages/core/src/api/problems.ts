@@ -61,7 +61,10 @@ export function problemShape(code: string): ProblemShape {
     name,
     schema: z.intersection(
       Problem,
-      z.looseObject({ code: rest.length ? z.enum([first, ...rest]) : z.literal(first), ...members }),
+      z.looseObject({
+        code: rest.length ? z.enum([first, ...rest]) : z.literal(first),
+        ...members,
+      }),
     ),
   };
   for (const each of codes) shapesByCode.set(each, problem);

@@ -51,8 +51,8 @@ export interface RouteSpec {
   /** False for operations anyone may call without credentials. */
   authenticated?: boolean;
   responses: Record<number, ResponseSpec>;
-  /** What a call sends and what it answers when it succeeds, as the documents show them. */
-  example?: { request?: unknown; answer?: unknown };
+  /** What a call sends (parameters, body) and answers when it succeeds, as the documents show. */
+  example?: { params?: Record<string, string | number>; request?: unknown; answer?: unknown };
 }
 
 /** Keeps a route's own types (its schemas, its answers) for the server's handler and the client. */
@@ -63,16 +63,10 @@ export type RouteTable = Record<string, RouteSpec>;
 /** Examples of a table's routes, by route name. */
 export type Examples<T extends RouteTable> = { [K in keyof T]?: RouteSpec['example'] };
 
-/**
- * A table as the documents give it: each route's name is its `operationId` (what a generated
- * client calls it), beside its example.
- */
-export function named<T extends RouteTable>(table: T, examples: Examples<T>): T {
+/** A table whose routes carry their examples, given by route name. */
+export function withExamples<T extends RouteTable>(table: T, examples: Examples<T>): T {
   return Object.fromEntries(
-    Object.entries(table).map(([name, spec]) => [
-      name,
-      { ...spec, operationId: name, ...(examples[name] ? { example: examples[name] } : {}) },
-    ]),
+    Object.entries(table).map(([name, spec]) => [name, { ...spec, example: examples[name] }]),
   ) as T;
 }
 

@@ -6,6 +6,9 @@ import { ProjectParams } from './editing-inputs.js';
 import { pageRoutes } from './editing-page-routes.js';
 import { projectRoutes } from './editing-routes.js';
 import { ASSET_EVENT_KINDS, PROJECT_EVENT_KINDS } from './events.js';
+import { assetExamples } from './asset-examples.js';
+import { editingExamples } from './editing-examples.js';
+import { withExamples } from './route.js';
 import { eventRoute, schemaRoute, webhookRoutes } from './shared-routes.js';
 
 /** Where each interface's paths start on the service. */
@@ -13,35 +16,45 @@ export const EDITING_ROOT = '/api/v1';
 export const ASSET_ROOT = '/api/v2';
 
 /** `/api/v1`: editing-api-v1.md. */
-export const editingRoutes = {
-  ...pageRoutes,
-  ...projectRoutes,
-  events: eventRoute({
-    about: 'the projects the caller can open',
-    kinds: PROJECT_EVENT_KINDS,
-    byProject: true,
-  }),
-  ...webhookRoutes({
-    base: '/projects/{id}/webhooks',
-    params: ProjectParams,
-    kinds: PROJECT_EVENT_KINDS,
-    byProject: true,
-  }),
-  getSchema: schemaRoute(false),
-};
+export const editingRoutes = withExamples(
+  {
+    ...pageRoutes,
+    ...projectRoutes,
+    events: eventRoute({
+      about: 'the projects the caller can open',
+      kinds: PROJECT_EVENT_KINDS,
+      byProject: true,
+    }),
+    ...webhookRoutes({
+      base: '/projects/{id}/webhooks',
+      params: ProjectParams,
+      kinds: PROJECT_EVENT_KINDS,
+      byProject: true,
+    }),
+    getSchema: schemaRoute(false),
+  },
+  editingExamples,
+);
 
 /** `/api/v2`: asset-api-v2.md. */
-export const assetRoutes = {
-  ...assetOperations,
-  getSchema: schemaRoute(true),
-  events: eventRoute({ about: 'the caller’s assets', kinds: ASSET_EVENT_KINDS, byProject: false }),
-  ...webhookRoutes({
-    base: '/webhooks',
-    params: z.object({}),
-    kinds: ASSET_EVENT_KINDS,
-    byProject: false,
-  }),
-};
+export const assetRoutes = withExamples(
+  {
+    ...assetOperations,
+    getSchema: schemaRoute(true),
+    events: eventRoute({
+      about: 'the caller’s assets',
+      kinds: ASSET_EVENT_KINDS,
+      byProject: false,
+    }),
+    ...webhookRoutes({
+      base: '/webhooks',
+      params: z.object({}),
+      kinds: ASSET_EVENT_KINDS,
+      byProject: false,
+    }),
+  },
+  assetExamples,
+);
 
 export type EditingRoutes = typeof editingRoutes;
 export type AssetRoutes = typeof assetRoutes;
