@@ -47,7 +47,8 @@ export class ApiRouter<T extends RouteTable> {
     type P = Part<T[K], 'params'>;
     type Q = Part<T[K], 'query'>;
     type B = Part<T[K], 'body'>;
-    this.#registry.add(spec);
+    // The route's name in its table is its operationId: what a generated client calls it.
+    this.#registry.add({ operationId: name, ...spec });
     const path = spec.expressPath ?? spec.path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
     const limit = this.#jsonLimitBytes;
     const bodyOptions = { verbatim: spec.bodyVerbatim ?? [] };

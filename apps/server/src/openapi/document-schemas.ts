@@ -63,7 +63,7 @@ export class DocumentSchemas {
         components[name] = body;
       }
     }
-    return Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b)));
+    return Object.fromEntries(Object.entries(components).sort(([a], [b]) => (a < b ? -1 : 1)));
   }
 
   /** Converts the schemas used as `io`; answers the components their slots now refer to. */
@@ -85,6 +85,7 @@ export class DocumentSchemas {
       io,
       unrepresentable: 'any',
       uri: (id) => `${COMPONENTS}${id}`,
+      ...(io === 'input' ? { override: defaultSaid } : {}),
     }) as { schemas: Record<string, Json> };
     if (schemas.__shared) throw new Error('a schema refers to itself: name it');
     const bodies = new Map<string, Json>();
@@ -111,6 +112,18 @@ export class DocumentSchemas {
     }
     return components;
   }
+}
+
+/**
+ * A request's member with a default is one the caller may leave out, but generators take a
+ * `default` as a member always there (openapi-typescript makes it required): say it in words.
+ */
+function defaultSaid({ jsonSchema }: { jsonSchema: Json }): void {
+  if (!('default' in jsonSchema)) return;
+  const said = `Default: \`${JSON.stringify(jsonSchema.default)}\`.`;
+  const about = jsonSchema.description;
+  jsonSchema.description = typeof about === 'string' ? `${about} ${said}` : said;
+  delete jsonSchema.default;
 }
 
 /** `json` with every reference to a schema written in place replaced by that schema. */

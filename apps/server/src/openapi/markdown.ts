@@ -55,8 +55,8 @@ function parameterLines(params: Json[]): string[] {
   ];
 }
 
-/** The request body: each media type with its shape (a form as its fields). */
-function requestBodyLines(requestBody: Json): string[] {
+/** The request body: each media type with its shape (a form as its fields), and its example. */
+function requestBodyLines(requestBody: Json, shapes: Shapes): string[] {
   const content = Object.entries(asObject(requestBody.content));
   if (!content.length) return [];
   const about = text(requestBody.description);
@@ -64,7 +64,7 @@ function requestBodyLines(requestBody: Json): string[] {
   // One media type takes the description on its own line; several share it above them.
   const lines = content.length > 1 && about ? [`Request body: ${about}`, ''] : [];
   for (const [type, media] of content) {
-    const schema = asObject(media).schema;
+    const schema = shapes.inline(asObject(media).schema);
     const intro = `Request body \`${type}\`${optional}`;
     const said = content.length === 1 && about ? `: ${about}` : '';
     if (!schema) {
@@ -79,8 +79,15 @@ function requestBodyLines(requestBody: Json): string[] {
     } else {
       lines.push(`${intro}${said}${said ? '' : ':'}`, '', ...typeBlock(schema));
     }
+    lines.push(...exampleLines('Example:', asObject(media)));
   }
   return lines;
+}
+
+/** An example of a body, as JSON, when the document gives one. */
+function exampleLines(title: string, media: Json): string[] {
+  if (!('example' in media)) return [];
+  return [title, '', '```json', JSON.stringify(media.example, null, 2), '```', ''];
 }
 
 function formFields(schema: Json): string[] {
@@ -99,17 +106,19 @@ function formFields(schema: Json): string[] {
   ];
 }
 
-/** The table of answers, then the shapes too long for it. */
-function responseLines(responses: Json): string[] {
+/** The table of answers, then the shapes too long for it and the example of the answer. */
+function responseLines(responses: Json, shapes: Shapes): string[] {
   const table = ['| status | meaning | headers | body |', '|---|---|---|---|'];
   const blocks: string[] = [];
+  const examples: string[] = [];
   for (const [status, response] of Object.entries(responses)) {
     const r = asObject(response);
     const headers = Object.keys(asObject(r.headers))
       .map((name) => `\`${name}\``)
       .join(', ');
     const bodies = Object.entries(asObject(r.content)).map(([type, media]) => {
-      const schema = asObject(media).schema;
+      const schema = shapes.inline(asObject(media).schema);
+      examples.push(...exampleLines(`Example of the ${status} answer:`, asObject(media)));
       if (!schema) return `\`${type}\``;
       const inline = inlineType(schema);
       if (inline) return `\`${type}\`: ${inline}`;
@@ -118,32 +127,66 @@ function responseLines(responses: Json): string[] {
     });
     table.push(`| ${status} | ${cell(text(r.description))} | ${headers} | ${bodies.join('; ')} |`);
   }
-  return [...table, '', ...blocks];
+  return [...table, '', ...blocks, ...examples];
 }
 
-/** The Problem shape every refusal has, said once. */
-function problemLines(document: Json): string[] {
-  const problem = asObject(asObject(asObject(document.components).schemas).Problem);
-  if (!Object.keys(problem).length) return [];
+/** The Problem shape every refusal has, and each refusal's own, said once. */
+function problemLines(shapes: Shapes): string[] {
+  // Problem first, then the refusals that add to it.
+  const problems = Object.keys(shapes.components)
+    .filter(isProblem)
+    .sort((a, b) => Number(b === 'Problem') - Number(a === 'Problem'));
+  if (!problems.length) return [];
+  const text = (name: string) => schemaText(shapes.inline(shapes.components[name]));
   return [
-    'Every refusal is a `Problem`, plus the members its row names:',
+    'Every refusal is a `Problem`, whose `code` says which it is; a row names the ones its ' +
+      'answer can be, and here is what each adds:',
     '',
-    ...typeBlock(problem),
+    '```ts',
+    ...problems.map((name) => `${name}: ${text(name)}`),
+    '```',
+    '',
   ];
 }
 
+/** The shapes of refusals, written once above the operations and by name in their rows. */
+const isProblem = (name: string) => name.endsWith('Problem');
+
+/** The document's named shapes: written out where they are used, except the refusals'. */
+interface Shapes {
+  components: Json;
+  inline(schema: unknown): unknown;
+}
+
+function shapesOf(document: Json): Shapes {
+  const components = asObject(asObject(document.components).schemas);
+  const inline = (schema: unknown): unknown => {
+    if (Array.isArray(schema)) return schema.map(inline);
+    if (!schema || typeof schema !== 'object') return schema;
+    const ref = (schema as Json).$ref;
+    if (typeof ref === 'string') {
+      const name = ref.split('/').pop()!;
+      return isProblem(name) ? schema : inline(components[name]);
+    }
+    return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, inline(value)]));
+  };
+  return { components, inline };
+}
+
 export function openApiMarkdown(document: Json): string {
+  const shapes = shapesOf(document);
   const info = asObject(document.info);
   const server = asObject((document.servers as unknown[] | undefined)?.[0]).url;
   const lines = [
     `# ${String(info.title)} (v${String(info.version)})`,
     '',
     'Generated from the OpenAPI document the server serves (`openapi.json`); do not edit by hand.',
+    'Code generators take that document as it is: see [generated-clients.md](../generated-clients.md).',
     `Base URL in this rendering: \`${String(server)}\`.`,
     '',
     ...(info.description ? [text(info.description), ''] : []),
     ...credentialsText(document),
-    ...problemLines(document),
+    ...problemLines(shapes),
   ];
   for (const [path, item] of Object.entries(asObject(document.paths))) {
     for (const method of METHODS) {
@@ -155,8 +198,8 @@ export function openApiMarkdown(document: Json): string {
         lines.push('No credentials needed.', '');
       }
       lines.push(...parameterLines((op.parameters as Json[] | undefined) ?? []));
-      lines.push(...requestBodyLines(asObject(op.requestBody)));
-      lines.push(...responseLines(asObject(op.responses)));
+      lines.push(...requestBodyLines(asObject(op.requestBody), shapes));
+      lines.push(...responseLines(asObject(op.responses), shapes));
     }
   }
   while (lines.at(-1) === '') lines.pop();

@@ -40,13 +40,14 @@ function write(schema: unknown, indent: string, oneLine: boolean): string {
   if (union) return unionText(union, indent, oneLine);
   if (Array.isArray(s.enum)) return s.enum.map((value) => JSON.stringify(value)).join(' | ');
   if ('const' in s) return JSON.stringify(s.const);
+  // Bytes (a file part, an upload) have no JSON type: OpenAPI 3.1 names their media type.
+  if (s.format === 'binary' || s.contentMediaType) return 'file';
   const type = s.type;
   if (Array.isArray(type)) {
     return (type as unknown[]).map((t) => write({ ...s, type: t }, indent, oneLine)).join(' | ');
   }
   if (type === 'array') return arrayText(s.items, indent, oneLine);
   if (type === 'object' || s.properties) return objectText(s, indent, oneLine);
-  if (type === 'string' && (s.format === 'binary' || s.contentMediaType)) return 'file';
   return typeof type === 'string' ? type : 'any';
 }
 

@@ -1,6 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binary } from '@galley/core';
 import { ApiRegistry } from '@galley/server';
 import { startTestServer } from './harness.js';
 import type { TestServer } from './harness.js';
@@ -42,6 +43,7 @@ describe('ApiRegistry', () => {
     created_at: z.iso.datetime({ offset: true }),
   });
   registry.add({
+    operationId: 'getProject',
     method: 'get',
     path: '/projects/{id}',
     summary: 'Read a project',
@@ -53,6 +55,7 @@ describe('ApiRegistry', () => {
     },
   });
   registry.add({
+    operationId: 'renameProject',
     method: 'patch',
     path: '/projects/{id}',
     summary: 'Rename',
@@ -61,18 +64,19 @@ describe('ApiRegistry', () => {
     body: z.strictObject({ title: z.string().min(1) }),
     responses: {
       200: { description: 'renamed', schema: Project },
-      422: { description: 'invalid' },
-      409: { description: 'conflict', schema: z.strictObject({ current: z.int() }) },
+      422: { description: 'invalid', codes: ['validation_failed'] },
+      409: { description: 'conflict', codes: ['lock_required', 'revision_conflict'] },
     },
   });
   registry.add({
+    operationId: 'createProject',
     method: 'post',
     path: '/projects/folder',
     summary: 'Open a folder',
     body: z.strictObject({ url: z.string() }),
     requestBody: {
       contentType: 'multipart/form-data',
-      schema: z.object({ zip: z.string().meta({ format: 'binary' }) }),
+      schema: z.object({ zip: binary('application/zip') }),
     },
     responses: {
       201: {
@@ -83,6 +87,7 @@ describe('ApiRegistry', () => {
     },
   });
   registry.add({
+    operationId: 'downloadFolder',
     method: 'get',
     path: '/projects/{id}/folder',
     summary: 'Download',
@@ -112,11 +117,13 @@ describe('ApiRegistry', () => {
       },
     });
     // A JSON body can be refused as not JSON, too large, in another charset or invalid, whatever
-    // the route lists; and any operation answers 503 or 507 when storage fails.
+    // the route lists; a write from a screen session without its CSRF token is refused; and any
+    // operation answers 503 or 507 when storage fails.
     expect(Object.keys(patch.responses as object).sort()).toEqual([
       '200',
       '400',
       '401',
+      '403',
       '409',
       '413',
       '415',
@@ -125,25 +132,35 @@ describe('ApiRegistry', () => {
       '503',
       '507',
     ]);
-    const problem = { $ref: '#/components/schemas/Problem' };
+    const named = (name: string) => ({ $ref: `#/components/schemas/${name}` });
     expect(patch.responses).toMatchObject({
-      422: { description: 'invalid', content: { 'application/problem+json': { schema: problem } } },
+      422: {
+        description: 'invalid',
+        content: { 'application/problem+json': { schema: named('ValidationFailedProblem') } },
+      },
     });
-    // A refusal's own schema adds to the problem's members, and may not forbid them.
+    // Several refusals of one status: one of their problems, each its code and its members.
     const conflict = (patch.responses as Record<string, { content: object }>)['409']!.content;
     expect(conflict).toEqual({
       'application/problem+json': {
-        schema: {
-          allOf: [
-            problem,
-            {
-              type: 'object',
-              properties: { current: expect.objectContaining({ type: 'integer' }) as unknown },
-              required: ['current'],
-            },
-          ],
-        },
+        schema: { oneOf: [named('LockRequiredProblem'), named('RevisionConflictProblem')] },
       },
+    });
+    const schemas = (registry.document() as { components: { schemas: Record<string, unknown> } })
+      .components.schemas;
+    expect(schemas.RevisionConflictProblem).toEqual({
+      allOf: [
+        named('Problem'),
+        {
+          type: 'object',
+          properties: {
+            code: { type: 'string', const: 'revision_conflict' },
+            current_revision: expect.objectContaining({ type: 'integer' }) as unknown,
+          },
+          required: ['code', 'current_revision'],
+          additionalProperties: {},
+        },
+      ],
     });
     const get = doc.paths['/projects/{id}']!.get!;
     expect(get.parameters).toContainEqual(
@@ -158,14 +175,21 @@ describe('ApiRegistry', () => {
       '503',
       '507',
     ]);
-    expect(get.operationId).toBe('getProjectsId');
+    expect(get.operationId).toBe('getProject');
 
-    // JSON or multipart; a file answer named by its media type; optional request headers.
+    // JSON or multipart, whose file field says its media type; a file answer named by its
+    // media type; optional request headers.
     const post = doc.paths['/projects/folder']!.post!;
-    expect(Object.keys((post.requestBody as { content: object }).content)).toEqual([
-      'application/json',
-      'multipart/form-data',
-    ]);
+    const content = (post.requestBody as { content: Record<string, unknown> }).content;
+    expect(Object.keys(content)).toEqual(['application/json', 'multipart/form-data']);
+    expect(content['multipart/form-data']).toEqual({
+      schema: {
+        type: 'object',
+        properties: { zip: { format: 'binary', contentMediaType: 'application/zip' } },
+        required: ['zip'],
+      },
+      encoding: { zip: { contentType: 'application/zip' } },
+    });
     const download = doc.paths['/projects/{id}/folder']!.get!;
     expect(download.responses).toMatchObject({
       200: { content: { 'application/zip': {} } },
@@ -179,14 +203,18 @@ describe('ApiRegistry', () => {
     });
   });
 
-  it('refuses a route declared twice', () => {
-    expect(() =>
-      registry.add({
-        method: 'get',
-        path: '/projects/{id}',
-        summary: 'again',
-        responses: { 200: { description: '' } },
-      }),
-    ).toThrow(/twice/);
+  it('refuses a route declared twice, a name given twice, and a route without a name', () => {
+    const again = {
+      method: 'get' as const,
+      summary: 'again',
+      responses: { 200: { description: '' } },
+    };
+    expect(() => registry.add({ ...again, path: '/projects/{id}', operationId: 'x' })).toThrow(
+      /route declared twice/,
+    );
+    expect(() => registry.add({ ...again, path: '/x', operationId: 'getProject' })).toThrow(
+      /operationId given twice/,
+    );
+    expect(() => registry.add({ ...again, path: '/y' })).toThrow(/without an operationId/);
   });
 });
