@@ -1,5 +1,5 @@
 import { pathOf } from '@galley/core';
-import type { AnswerOf, RouteSpec, RouteTable } from '@galley/core';
+import type { AnswerOf, RoutePath, RouteSpec, RouteTable } from '@galley/core';
 import type { z } from 'zod';
 import type { Binary, Call, transport } from './http.js';
 import { withQuery } from './http.js';
@@ -40,14 +40,19 @@ export type CallInput<S extends RouteSpec> = ParamsInput<S> &
 type Answer<S extends RouteSpec> = [AnswerOf<S>] extends [never] ? undefined : AnswerOf<S>;
 
 /**
- * Calls to one interface's routes by name (`call('getLock', {params: {id}})`): the method, the
- * path and the types of what is sent and answered all come from the route table, the same the
- * server registers its handlers by.
+ * Calls to one interface's routes by name (`call('getLock', {params: {id}})`): the method and
+ * path come from the interface's paths, the types of what is sent and answered from its route
+ * table (`T`, the same the server registers its handlers by), which is only a type here, so a
+ * browser page that uses the client loads no schemas.
  */
-export function caller<T extends RouteTable>(http: Transport, root: string, routes: T) {
+export function caller<T extends RouteTable>(
+  http: Transport,
+  root: string,
+  paths: { readonly [K in keyof T]: RoutePath },
+) {
   const base = root.replace(/\/$/, '');
   function request<K extends keyof T & string>(name: K, input: CallInput<T[K]>): Call {
-    const spec: RouteSpec | undefined = routes[name];
+    const spec: RoutePath | undefined = paths[name];
     if (!spec) throw new Error(`no route named ${name}`);
     const sent = input as {
       params?: Record<string, string | number>;
@@ -69,12 +74,8 @@ export function caller<T extends RouteTable>(http: Transport, root: string, rout
       ...(sent.form
         ? { body: { form: sent.form } }
         : sent.raw
-          ? {
-              body: {
-                raw: sent.raw,
-                contentType: spec.requestBody?.contentType ?? 'application/octet-stream',
-              },
-            }
+          ? // Raw bytes: only `POST /blobs` takes them, as application/octet-stream.
+            { body: { raw: sent.raw, contentType: 'application/octet-stream' } }
           : sent.body !== undefined
             ? { body: { json: sent.body } }
             : {}),

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { EDITING_ROOT, editingRoutes } from '@galley/core';
-import type { v1 } from '@galley/core';
+import { EDITING_ROOT, editingPaths } from '@galley/core';
+import type { EditingRoutes, v1 } from '@galley/core';
 import { caller } from './call.js';
 import { readEventStream } from './event-stream.js';
 import type { EventQuery } from './events.js';
@@ -57,7 +57,11 @@ function zipForm(zip: Zip, site: SiteChoices = {}): FormData {
 
 /** The editing interface (`/api/v1`), one method per endpoint of editing-api-v1.md. */
 export function editingApi(http: Transport, baseUrl: string) {
-  const call = caller(http, `${baseUrl.replace(/\/$/, '')}${EDITING_ROOT}`, editingRoutes);
+  const call = caller<EditingRoutes>(
+    http,
+    `${baseUrl.replace(/\/$/, '')}${EDITING_ROOT}`,
+    editingPaths,
+  );
   return {
     /** Any operation of the interface by its route name, typed from the route table. */
     call,

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { ASSET_ROOT, assetRoutes } from '@galley/core';
-import type { v2 } from '@galley/core';
+import { ASSET_ROOT, assetPaths } from '@galley/core';
+import type { AssetRoutes, v2 } from '@galley/core';
 import { caller } from './call.js';
 import type { Binary, transport } from './http.js';
 import type { EventQuery } from './events.js';
@@ -30,7 +30,11 @@ export interface FileQuery {
 
 /** The asset interface (`/api/v2`), one method per endpoint of asset-api-v2.md. */
 export function assetApi(http: Transport, assetBaseUrl: string) {
-  const call = caller(http, `${assetBaseUrl.replace(/\/$/, '')}${ASSET_ROOT}`, assetRoutes);
+  const call = caller<AssetRoutes>(
+    http,
+    `${assetBaseUrl.replace(/\/$/, '')}${ASSET_ROOT}`,
+    assetPaths,
+  );
   return {
     /** Any operation of the interface by its route name, typed from the route table. */
     call,

@@ -1,13 +1,37 @@
-import type { v2 } from '@galley/core';
-import type { AssetRecord, FileRecord, RevisionRecord } from './context.js';
+// The answers of the asset interface, exactly as asset-api-v2.md names their fields. Store
+// records in, JSON (and a write's status and Location) out; nothing here reads or writes.
+import { assetPaths, pathOf } from '@galley/core';
+import type { Inspection, v2 } from '@galley/core';
+import type { AssetRecord, FileRecord, RevisionRecord } from '@galley/store';
 
 type Asset = v2.Asset;
+
+/**
+ * A write's answer as data: kept as its request key's first answer, and given again to every
+ * resend (decisions §6), so it is made once, in the write's transaction.
+ */
+export interface Answer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
 
 /** `<asset_id>@<number>` (asset-api-v2, Versioning). */
 export const refOf = (assetId: string, number: number) => `${assetId}@${number}`;
 
 export function fileBody(file: FileRecord): v2.AssetFile {
   return { path: file.path, media_type: file.mediaType, size: file.size, sha256: file.sha256 };
+}
+
+/** What the asset envelope and a list item both begin with, in this order. */
+function assetHead(asset: AssetRecord) {
+  return {
+    id: asset.id,
+    kind: asset.kind as Asset['kind'],
+    title: asset.title,
+    state: asset.state,
+    owner: asset.owner,
+  };
 }
 
 /** The `asset` envelope's content: the asset with one revision, its files and inspection. */
@@ -17,11 +41,7 @@ export function assetBody(
   files: readonly FileRecord[],
 ): Asset {
   return {
-    id: asset.id,
-    kind: asset.kind as Asset['kind'],
-    title: asset.title,
-    state: asset.state,
-    owner: asset.owner,
+    ...assetHead(asset),
     created_at: asset.createdAt,
     updated_at: asset.updatedAt,
     revision: {
@@ -38,11 +58,7 @@ export function assetBody(
 /** A list item: the current revision's inspection reduced to verdict and media (§8). */
 export function assetListItem(asset: AssetRecord): v2.AssetListItem {
   return {
-    id: asset.id,
-    kind: asset.kind as Asset['kind'],
-    title: asset.title,
-    state: asset.state,
-    owner: asset.owner,
+    ...assetHead(asset),
     updated_at: asset.updatedAt,
     revision: {
       number: asset.currentRevision,
@@ -50,4 +66,43 @@ export function assetListItem(asset: AssetRecord): v2.AssetListItem {
       inspection: { verdict: asset.verdict, media: asset.media },
     },
   };
+}
+
+/** 200 with the `asset` envelope of one revision. */
+export function assetAnswer(
+  asset: AssetRecord,
+  revision: RevisionRecord,
+  files: readonly FileRecord[],
+): Answer {
+  return { status: 200, body: { asset: assetBody(asset, revision, files) } };
+}
+
+/**
+ * 201 with Location: the revision a write just recorded (a new asset's first, or the next one),
+ * made from what it wrote, so a large revision is not read back.
+ */
+export function createdAnswer(
+  asset: AssetRecord,
+  written: { files: readonly FileRecord[]; inspection: Inspection },
+  location: string,
+): Answer {
+  const revision = {
+    assetId: asset.id,
+    number: asset.currentRevision,
+    createdAt: asset.updatedAt,
+    inspection: written.inspection,
+    erasedAt: null,
+    eraseReason: null,
+  };
+  const body = { asset: assetBody(asset, revision, written.files) };
+  return { status: 201, body, headers: { Location: location } };
+}
+
+/** 204: a deletion for good. */
+export const deletedAnswer = (): Answer => ({ status: 204 });
+
+/** An asset's URL (`{asset_base_url}/api/v2/assets/{id}`), at one revision when `number` is set. */
+export function assetLocation(apiUrl: string, assetId: string, number?: number): string {
+  const url = `${apiUrl}${pathOf(assetPaths.getAsset, { id: assetId })}`;
+  return number === undefined ? url : `${url}?revision=${number}`;
 }

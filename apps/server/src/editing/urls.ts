@@ -1,6 +1,4 @@
-import { EDITING_ROOT, StoredNumber, editingRoutes, pathOf } from '@galley/core';
-import type { EditingRoutes } from '@galley/core';
-import { z } from 'zod';
+import { EDITING_ROOT, editingPaths, pathOf } from '@galley/core';
 
 /** Every URL the editing interface hands out, built from the one `base_url` setting. */
 export class Urls {
@@ -15,7 +13,7 @@ export class Urls {
 
   /** `url` of a Project: its path on the service (the screen's page, the interface's path). */
   projectPath(id: string): string {
-    return pathOf(editingRoutes.getProject, { id });
+    return pathOf(editingPaths.getProject, { id });
   }
   project(id: string): string {
     return `${this.api}${this.projectPath(id)}`;
@@ -24,27 +22,24 @@ export class Urls {
     return `${this.#base}/projects/${id}/edit`;
   }
   folder(id: string): string {
-    return `${this.api}${pathOf(editingRoutes.downloadFolder, { id })}`;
+    return `${this.api}${pathOf(editingPaths.downloadFolder, { id })}`;
   }
   folderVersion(id: string, version: number): string {
-    return `${this.api}${pathOf(editingRoutes.downloadVersion, { id, version })}`;
+    return `${this.api}${pathOf(editingPaths.downloadVersion, { id, version })}`;
   }
   confirmation(id: string, confirmationId: string): string {
-    return `${this.api}${pathOf(editingRoutes.getConfirmation, { id, confirmation: confirmationId })}`;
+    return `${this.api}${pathOf(editingPaths.getConfirmation, { id, confirmation: confirmationId })}`;
   }
 
   /** `next_page_url`: absolute, carrying `per_page` and the opaque cursor; null on the last page. */
   nextPage(
-    route: keyof EditingRoutes,
+    route: keyof typeof editingPaths,
     params: Record<string, string>,
     perPage: number,
     cursor: string | null,
   ): string | null {
     if (cursor === null) return null;
     const query = new URLSearchParams({ per_page: String(perPage), page: cursor });
-    return `${this.api}${pathOf(editingRoutes[route], params)}?${query.toString()}`;
+    return `${this.api}${pathOf(editingPaths[route], params)}?${query.toString()}`;
   }
 }
-
-/** Cursors of the lists that continue below a number (history, confirmations). */
-export const BelowCursor = z.strictObject({ below: StoredNumber });

@@ -1,4 +1,4 @@
-import { EDITING_ROOT, editingRoutes, pathOf } from '@galley/core';
+import { EDITING_ROOT, editingPaths, pathOf } from '@galley/core';
 import type { Failure } from '../result.js';
 import { library } from './library.js';
 import type { Client } from './library.js';
@@ -63,7 +63,7 @@ export class LockKeeper {
     clearInterval(this.timer);
     if (!this.holding) return;
     this.state = undefined;
-    void fetch(`${EDITING_ROOT}${pathOf(editingRoutes.releaseLock, { id: this.projectId })}`, {
+    void fetch(`${EDITING_ROOT}${pathOf(editingPaths.releaseLock, { id: this.projectId })}`, {
       method: 'DELETE',
       keepalive: true,
       credentials: 'same-origin',

@@ -9,13 +9,13 @@ import {
   stateConflict,
 } from './asset-answers.js';
 import { binary } from './common.js';
+import { assetPaths } from './paths.js';
 import { route } from './route.js';
 
 /** The asset interface's own operations (events, webhooks and schemas are in `routes.ts`). */
 export const assetOperations = {
   listAssets: route({
-    method: 'get',
-    path: '/assets',
+    ...assetPaths.listAssets,
     summary: 'List assets',
     description: "The caller's assets and the service's fonts, one page at a time.",
     query: v2.AssetListQuery,
@@ -25,8 +25,7 @@ export const assetOperations = {
     },
   }),
   createAsset: route({
-    method: 'post',
-    path: '/assets',
+    ...assetPaths.createAsset,
     summary: 'Register an asset',
     description:
       'JSON with file specifications, or (image and font) multipart/form-data with the fields ' +
@@ -53,8 +52,7 @@ export const assetOperations = {
     },
   }),
   getAsset: route({
-    method: 'get',
-    path: '/assets/{id}',
+    ...assetPaths.getAsset,
     summary: 'Read an asset',
     params: AssetParams,
     query: v2.AssetQuery,
@@ -65,8 +63,7 @@ export const assetOperations = {
     },
   }),
   renameAsset: route({
-    method: 'patch',
-    path: '/assets/{id}',
+    ...assetPaths.renameAsset,
     summary: 'Rename an asset',
     description: 'Changes the title only; the revision number does not increase.',
     params: AssetParams,
@@ -77,8 +74,7 @@ export const assetOperations = {
     },
   }),
   listRevisions: route({
-    method: 'get',
-    path: '/assets/{id}/revisions',
+    ...assetPaths.listRevisions,
     summary: "List an asset's revisions",
     description: 'Newest first, each with the verdict and media of its inspection.',
     params: AssetParams,
@@ -90,8 +86,7 @@ export const assetOperations = {
     },
   }),
   createRevision: route({
-    method: 'post',
-    path: '/assets/{id}/revisions',
+    ...assetPaths.createRevision,
     summary: 'Create a revision',
     description: 'Puts and removes files on base_revision, then inspects the new revision.',
     params: AssetParams,
@@ -110,8 +105,7 @@ export const assetOperations = {
     },
   }),
   eraseContent: route({
-    method: 'delete',
-    path: '/assets/{id}/revisions/{n}/content',
+    ...assetPaths.eraseContent,
     summary: "Erase a revision's content",
     description:
       'The revision stays listed; its files answer 410. Bytes no other revision uses are ' +
@@ -125,9 +119,7 @@ export const assetOperations = {
     },
   }),
   getFile: route({
-    method: 'get',
-    path: '/assets/{id}/files/{path}',
-    expressPath: '/assets/:id/files/*path',
+    ...assetPaths.getFile,
     summary: 'Read a file of a revision',
     description:
       'The path keeps its slashes (`/files/canvas/main.png`). Supports a single `Range` ' +
@@ -149,8 +141,7 @@ export const assetOperations = {
     },
   }),
   duplicate: route({
-    method: 'post',
-    path: '/assets/{id}/duplicates',
+    ...assetPaths.duplicate,
     summary: 'Duplicate an asset',
     description:
       'A complete copy of one revision (the current by default) as a new asset of the caller.',
@@ -165,8 +156,7 @@ export const assetOperations = {
     },
   }),
   copyInto: route({
-    method: 'post',
-    path: '/assets/{id}/copies',
+    ...assetPaths.copyInto,
     summary: "Copy another asset into a production's references/",
     description:
       'The source files keep their paths below `to` (a folder under references/ ending in /).',
@@ -185,8 +175,7 @@ export const assetOperations = {
     },
   }),
   setState: route({
-    method: 'put',
-    path: '/assets/{id}/state',
+    ...assetPaths.setState,
     summary: 'Archive, trash or restore an asset',
     description:
       'Archive from active; trash (deleted) from active or archived; restore (active) from ' +
@@ -200,8 +189,7 @@ export const assetOperations = {
     },
   }),
   deleteAsset: route({
-    method: 'delete',
-    path: '/assets/{id}',
+    ...assetPaths.deleteAsset,
     summary: 'Delete a trashed asset for good',
     description:
       'Only from the trash (else 409 not_in_trash); every revision goes, and bytes nothing else uses.',
@@ -210,8 +198,7 @@ export const assetOperations = {
     responses: { 204: { description: 'Deleted' }, ...responses.assetWrite(notInTrash) },
   }),
   uploadBlob: route({
-    method: 'post',
-    path: '/blobs',
+    ...assetPaths.uploadBlob,
     summary: 'Upload bytes for later use as {blob: sha256}',
     description:
       'The raw body is streamed to storage and hashed on the way. Kept 1 day. Content ' +
@@ -230,8 +217,7 @@ export const assetOperations = {
     },
   }),
   listSchemas: route({
-    method: 'get',
-    path: '/schemas',
+    ...assetPaths.listSchemas,
     summary: 'List the JSON Schemas of the service',
     responses: { 200: { description: 'Every schema', schema: v2.SchemaList } },
   }),

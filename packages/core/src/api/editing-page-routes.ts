@@ -12,13 +12,13 @@ import {
   writeResponses,
 } from './editing-answers.js';
 import { OPERATION_REFUSALS } from './problems.js';
+import { editingPaths } from './paths.js';
 import { route } from './route.js';
 
 /** Undo or redo one operation of the draft: the same operation both ways. */
 const draftStep = (direction: 'undo' | 'redo') =>
   route({
-    method: 'post',
-    path: `/pages/{page}/draft/${direction}`,
+    ...editingPaths[direction === 'undo' ? 'undoDraft' : 'redoDraft'],
     summary: `${direction === 'undo' ? 'Undo' : 'Redo'} one operation of the draft (no body)`,
     tags: ['Page editing'],
     editorClient: true,
@@ -38,8 +38,7 @@ const draftStep = (direction: 'undo' | 'redo') =>
 /** The editing flow (drafts, operations, save) and the read-only views of a page. */
 export const pageRoutes = {
   openDraft: route({
-    method: 'get',
-    path: '/pages/{page}/draft',
+    ...editingPaths.openDraft,
     summary: 'Open the caller’s draft of the page (or return the open one)',
     tags: ['Page editing'],
     editorClient: true,
@@ -55,8 +54,7 @@ export const pageRoutes = {
     }),
   }),
   discardDraft: route({
-    method: 'delete',
-    path: '/pages/{page}/draft',
+    ...editingPaths.discardDraft,
     summary: 'Discard the caller’s draft of the page',
     tags: ['Page editing'],
     editorClient: true,
@@ -67,8 +65,7 @@ export const pageRoutes = {
     }),
   }),
   draftLog: route({
-    method: 'get',
-    path: '/pages/{page}/draft/log',
+    ...editingPaths.draftLog,
     summary: 'The operations in effect of the caller’s open draft, to apply again elsewhere',
     description:
       'The operations applied and not undone, oldest first, and the revision the draft is ' +
@@ -86,8 +83,7 @@ export const pageRoutes = {
     }),
   }),
   applyOperation: route({
-    method: 'post',
-    path: '/pages/{page}/operations',
+    ...editingPaths.applyOperation,
     summary: 'Apply one operation to the draft (not checked; checks run at save)',
     tags: ['Page editing'],
     editorClient: true,
@@ -106,8 +102,7 @@ export const pageRoutes = {
   undoDraft: draftStep('undo'),
   redoDraft: draftStep('redo'),
   save: route({
-    method: 'put',
-    path: '/pages/{page}/operations',
+    ...editingPaths.save,
     summary: 'Save the draft as a new revision (the checks must pass)',
     tags: ['Page editing'],
     editorClient: true,
@@ -130,8 +125,7 @@ export const pageRoutes = {
     }),
   }),
   pageRevision: route({
-    method: 'get',
-    path: '/pages/{page}/revisions/{revision}',
+    ...editingPaths.pageRevision,
     summary: 'The page’s HTML as saved at a revision (any member)',
     tags: ['History'],
     params: PageRevisionParams,
@@ -146,8 +140,7 @@ export const pageRoutes = {
     },
   }),
   pageEvents: route({
-    method: 'get',
-    path: '/pages/{page}/events',
+    ...editingPaths.pageEvents,
     summary: 'Live changes of the page: its lock, the holder’s draft, saves (server-sent events)',
     description: [
       'A `text/event-stream` for read-only views (any member; an API token or the screen’s session). Each event’s `data:` is one line of JSON:',

@@ -19,6 +19,7 @@ import {
   zipResponse,
   zipUploadBody,
 } from './editing-answers.js';
+import { editingPaths } from './paths.js';
 import { route } from './route.js';
 
 const zipTooLarge = { description: 'The ZIP is too large', codes: ['body_too_large'] };
@@ -26,16 +27,14 @@ const zipTooLarge = { description: 'The ZIP is too large', codes: ['body_too_lar
 /** The editing interface's operations on projects: folders, members, the lock, history, versions. */
 export const projectRoutes = {
   listProjects: route({
-    method: 'get',
-    path: '/projects',
+    ...editingPaths.listProjects,
     summary: 'Projects the caller can open, newest first',
     tags: ['Projects'],
     query: PageQuery,
     responses: { 200: { description: 'A page of projects', schema: v1.ProjectList } },
   }),
   createProject: route({
-    method: 'post',
-    path: '/projects/folder',
+    ...editingPaths.createProject,
     summary: 'Open a project folder (or a plain site) as a new project',
     tags: ['Projects'],
     editorClient: true,
@@ -52,16 +51,14 @@ export const projectRoutes = {
     },
   }),
   getProject: route({
-    method: 'get',
-    path: '/projects/{id}',
+    ...editingPaths.getProject,
     summary: 'Read a project',
     tags: ['Projects'],
     params: ProjectParams,
     responses: { 200: { description: 'The project', schema: v1.Project }, 404: notFound },
   }),
   renameProject: route({
-    method: 'patch',
-    path: '/projects/{id}',
+    ...editingPaths.renameProject,
     summary: 'Rename a project (a change of project.json, recorded in history)',
     tags: ['Projects'],
     editorClient: true,
@@ -73,8 +70,7 @@ export const projectRoutes = {
     }),
   }),
   deleteProject: route({
-    method: 'delete',
-    path: '/projects/{id}',
+    ...editingPaths.deleteProject,
     summary: 'Delete a project and all its data (owner only)',
     tags: ['Projects'],
     editorClient: true,
@@ -82,8 +78,7 @@ export const projectRoutes = {
     responses: writeResponses({ 204: { description: 'Deleted' }, 403: ownerOnly }),
   }),
   downloadFolder: route({
-    method: 'get',
-    path: '/projects/{id}/folder',
+    ...editingPaths.downloadFolder,
     summary: 'The current saved folder as a deterministic ZIP',
     tags: ['Folders'],
     params: ProjectParams,
@@ -91,8 +86,7 @@ export const projectRoutes = {
     responses: { 200: zipResponse('The folder'), 304: notModified, 404: notFound },
   }),
   downloadVersion: route({
-    method: 'get',
-    path: '/projects/{id}/folder/{version}',
+    ...editingPaths.downloadVersion,
     summary: 'The exact ZIP bytes of a confirmed version',
     tags: ['Folders'],
     params: VersionParams,
@@ -100,8 +94,7 @@ export const projectRoutes = {
     responses: { 200: zipResponse('The confirmed ZIP'), 304: notModified, 404: notFound },
   }),
   replaceFolder: route({
-    method: 'post',
-    path: '/projects/{id}/folder',
+    ...editingPaths.replaceFolder,
     summary: 'Replace the contents with a folder (one history entry, kind `folder`)',
     tags: ['Folders'],
     editorClient: true,
@@ -115,8 +108,7 @@ export const projectRoutes = {
     }),
   }),
   listPages: route({
-    method: 'get',
-    path: '/projects/{id}/pages',
+    ...editingPaths.listPages,
     summary: 'Pages of the current revision, in project.json order, with unsaved drafts',
     description:
       '`unsaved_draft` names the most recently changed open draft of the page that has an ' +
@@ -128,8 +120,7 @@ export const projectRoutes = {
     responses: { 200: { description: 'A page of pages', schema: v1.PageList }, 404: notFound },
   }),
   listMembers: route({
-    method: 'get',
-    path: '/projects/{id}/members',
+    ...editingPaths.listMembers,
     summary: 'Members with their roles, in account-number order',
     tags: ['Members'],
     params: ProjectParams,
@@ -140,8 +131,7 @@ export const projectRoutes = {
     },
   }),
   putMember: route({
-    method: 'put',
-    path: '/projects/{id}/members',
+    ...editingPaths.putMember,
     summary: 'Make an existing account a member, or change its role (owner only)',
     tags: ['Members'],
     editorClient: true,
@@ -158,8 +148,7 @@ export const projectRoutes = {
     }),
   }),
   removeMember: route({
-    method: 'delete',
-    path: '/projects/{id}/members/{user}',
+    ...editingPaths.removeMember,
     summary: 'Remove a member (an owner: anyone; others: only themselves)',
     tags: ['Members'],
     editorClient: true,
@@ -178,8 +167,7 @@ export const projectRoutes = {
     }),
   }),
   getLock: route({
-    method: 'get',
-    path: '/projects/{id}/lock',
+    ...editingPaths.getLock,
     summary: 'The lock in force (who is editing, since when), or null (any member)',
     tags: ['Page editing'],
     params: ProjectParams,
@@ -189,8 +177,7 @@ export const projectRoutes = {
     },
   }),
   takeLock: route({
-    method: 'put',
-    path: '/projects/{id}/lock',
+    ...editingPaths.takeLock,
     summary: 'Take or renew the lock (renew within 60 seconds to keep it)',
     tags: ['Page editing'],
     editorClient: true,
@@ -199,8 +186,7 @@ export const projectRoutes = {
     responses: writeResponses({ 200: { description: 'The lock', schema: v1.LockAnswer } }),
   }),
   releaseLock: route({
-    method: 'delete',
-    path: '/projects/{id}/lock',
+    ...editingPaths.releaseLock,
     summary: 'Release the lock (by its holder)',
     tags: ['Page editing'],
     editorClient: true,
@@ -208,8 +194,7 @@ export const projectRoutes = {
     responses: writeResponses({ 204: { description: 'Released (or there was none)' } }),
   }),
   history: route({
-    method: 'get',
-    path: '/projects/{id}/history',
+    ...editingPaths.history,
     summary: 'History entries, newest first, and whether undo and redo are possible',
     tags: ['History'],
     params: ProjectParams,
@@ -217,8 +202,7 @@ export const projectRoutes = {
     responses: { 200: { description: 'The history', schema: v1.History }, 404: notFound },
   }),
   moveHistory: route({
-    method: 'put',
-    path: '/projects/{id}/history',
+    ...editingPaths.moveHistory,
     summary: 'Undo or redo a saved change (a new revision restoring a state)',
     description: '`revision` must be the current revision, else 409 `revision_conflict`.',
     tags: ['History'],
@@ -234,8 +218,7 @@ export const projectRoutes = {
     }),
   }),
   latestConfirmation: route({
-    method: 'get',
-    path: '/projects/{id}/confirmations/latest',
+    ...editingPaths.latestConfirmation,
     summary: 'The latest confirmed version (404 when none exists yet)',
     tags: ['Confirmed versions'],
     params: ProjectParams,
@@ -248,16 +231,14 @@ export const projectRoutes = {
     },
   }),
   getConfirmation: route({
-    method: 'get',
-    path: '/projects/{id}/confirmations/{confirmation}',
+    ...editingPaths.getConfirmation,
     summary: 'One confirmed version',
     tags: ['Confirmed versions'],
     params: ConfirmationParams,
     responses: { 200: { description: 'The version', schema: v1.Confirmation }, 404: notFound },
   }),
   listConfirmations: route({
-    method: 'get',
-    path: '/projects/{id}/confirmations',
+    ...editingPaths.listConfirmations,
     summary: 'Confirmed versions, newest first',
     tags: ['Confirmed versions'],
     params: ProjectParams,
@@ -268,8 +249,7 @@ export const projectRoutes = {
     },
   }),
   confirm: route({
-    method: 'post',
-    path: '/projects/{id}/confirmations',
+    ...editingPaths.confirm,
     summary: 'Confirm the current saved version (a person on the screen; a token gets 403)',
     tags: ['Confirmed versions'],
     editorClient: true,

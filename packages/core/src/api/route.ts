@@ -76,19 +76,3 @@ type SchemaOf<R> = R extends { schema: infer S extends z.ZodType } ? z.output<S>
 export type AnswerOf<S extends RouteSpec> = {
   [K in keyof S['responses'] & SuccessStatus]: SchemaOf<S['responses'][K]>;
 }[keyof S['responses'] & SuccessStatus];
-
-/**
- * The route's path with its parameters filled in, each encoded for a URL; a wildcard parameter
- * (`*path` in Express) keeps its slashes: `/assets/ast_1/files/canvas/main.png`.
- */
-export function pathOf(spec: RouteSpec, params: Record<string, string | number> = {}): string {
-  return spec.path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, key: string) => {
-    const value = String(params[key] ?? '');
-    return spec.expressPath?.includes(`*${key}`)
-      ? value.split('/').map(encodeURIComponent).join('/')
-      : encodeURIComponent(value);
-  });
-}
-
-/** How people read a route: `PUT /projects/{id}/lock`. */
-export const nameOf = (spec: RouteSpec): string => `${spec.method.toUpperCase()} ${spec.path}`;

@@ -9,11 +9,8 @@ import { ASSET_EVENT_KINDS, PROJECT_EVENT_KINDS } from './events.js';
 import { assetExamples } from './asset-examples.js';
 import { editingExamples } from './editing-examples.js';
 import { withExamples } from './route.js';
+import { assetPaths, editingPaths } from './paths.js';
 import { eventRoute, schemaRoute, webhookRoutes } from './shared-routes.js';
-
-/** Where each interface's paths start on the service. */
-export const EDITING_ROOT = '/api/v1';
-export const ASSET_ROOT = '/api/v2';
 
 /** `/api/v1`: editing-api-v1.md. */
 export const editingRoutes = withExamples(
@@ -26,7 +23,7 @@ export const editingRoutes = withExamples(
       byProject: true,
     }),
     ...webhookRoutes({
-      base: '/projects/{id}/webhooks',
+      paths: editingPaths,
       params: ProjectParams,
       kinds: PROJECT_EVENT_KINDS,
       byProject: true,
@@ -47,7 +44,7 @@ export const assetRoutes = withExamples(
       byProject: false,
     }),
     ...webhookRoutes({
-      base: '/webhooks',
+      paths: assetPaths,
       params: z.object({}),
       kinds: ASSET_EVENT_KINDS,
       byProject: false,

@@ -1,6 +1,8 @@
 // Operations both interfaces have, each over its own events and webhooks.
 import { z } from 'zod';
 import * as events from './events.js';
+import { sharedPaths } from './paths.js';
+import type { WebhookPaths } from './paths.js';
 import { route } from './route.js';
 import type { ResponseSpec } from './route.js';
 
@@ -26,8 +28,7 @@ export function eventRoute(options: { about: string; kinds: Kinds; byProject: bo
     ),
   });
   return route({
-    method: 'get',
-    path: '/events',
+    ...sharedPaths.events,
     summary: `Events of ${about} (server-sent events)`,
     description: [
       `A \`text/event-stream\` of what happens to ${about}. Each event has \`id:\` (its number), \`event:\` (its kind) and one \`data:\` line of JSON: \`{id, kind, at, data}\` (see docs/events.md for every kind’s \`data\`).`,
@@ -60,16 +61,16 @@ export const DeliveryId = z.string().regex(/^dlv_[0-9a-z]{20}$/);
 
 /**
  * Registering, listing and removing webhooks, their deliveries with their last answers,
- * replays: below `base` (`/projects/{id}/webhooks` or `/webhooks`), whose parameters are `params`.
+ * replays: at `paths` (a project's or an account's), whose parameters are `params`.
  */
 export function webhookRoutes<P extends z.ZodObject<Record<string, z.ZodType<string>>>>(options: {
-  base: string;
+  paths: WebhookPaths;
   params: P;
   kinds: Kinds;
   /** A project's webhooks (v1): its owners' to manage. */
   byProject: boolean;
 }) {
-  const { base, params } = options;
+  const { paths, params } = options;
   const one = params.extend({ webhook: WebhookId });
   const oneDelivery = one.extend({ delivery: DeliveryId });
   const create = events.CreateWebhook.extend({
@@ -89,8 +90,7 @@ export function webhookRoutes<P extends z.ZodObject<Record<string, z.ZodType<str
   const noWebhook = { ...project, 404: { description: 'No such webhook', codes: ['not_found'] } };
   return {
     createWebhook: route({
-      method: 'post',
-      path: base,
+      ...paths.createWebhook,
       summary: 'Register a webhook: a URL that receives the chosen events, signed',
       description:
         'The answer shows the signing `secret` once. Deliveries are signed as Standard Webhooks says (`webhook-id`, `webhook-timestamp`, `webhook-signature`), tried again with pauses for about a day, and listed with their last answers. A URL resolving to a loopback, private, link-local or metadata address is refused (422 `webhook_url_refused`), unless the operator allows private addresses.',
@@ -107,24 +107,21 @@ export function webhookRoutes<P extends z.ZodObject<Record<string, z.ZodType<str
       },
     }),
     listWebhooks: route({
-      method: 'get',
-      path: base,
+      ...paths.listWebhooks,
       summary: 'The webhooks registered here',
       tags,
       params,
       responses: { 200: { description: 'The webhooks', schema: events.WebhookList }, ...project },
     }),
     deleteWebhook: route({
-      method: 'delete',
-      path: `${base}/{webhook}`,
+      ...paths.deleteWebhook,
       summary: 'Remove a webhook (its deliveries stop)',
       tags,
       params: one,
       responses: { 204: { description: 'Removed' }, ...noWebhook },
     }),
     listDeliveries: route({
-      method: 'get',
-      path: `${base}/{webhook}/deliveries`,
+      ...paths.listDeliveries,
       summary: 'The webhook’s latest deliveries, newest first, with their last answers',
       tags,
       params: one,
@@ -134,8 +131,7 @@ export function webhookRoutes<P extends z.ZodObject<Record<string, z.ZodType<str
       },
     }),
     replayDelivery: route({
-      method: 'post',
-      path: `${base}/{webhook}/deliveries/{delivery}/replay`,
+      ...paths.replayDelivery,
       summary: 'Send a delivery’s event again (a new delivery, due now)',
       tags,
       params: oneDelivery,
@@ -159,8 +155,7 @@ export function webhookRoutes<P extends z.ZodObject<Record<string, z.ZodType<str
  */
 export const schemaRoute = (authenticated: boolean) =>
   route({
-    method: 'get',
-    path: '/schemas/{kind}/{version}',
+    ...sharedPaths.getSchema,
     summary: authenticated
       ? 'Read a JSON Schema'
       : 'Read a JSON Schema (no credentials needed): `project/1` is the schema of project.json',

@@ -1,4 +1,4 @@
-import { EDITING_ROOT, editingRoutes, pathOf } from '@galley/core';
+import { EDITING_ROOT, editingPaths, pathOf } from '@galley/core';
 import { html } from '../html.js';
 import type { SafeHtml } from '../html.js';
 
@@ -10,7 +10,7 @@ const roles = ['owner', 'editor', 'viewer'] as const;
  * the project cannot be read, it says why once (`project-error`) and hides `project-details`.
  */
 export function projectBody(projectId: string): SafeHtml {
-  const folder = `${EDITING_ROOT}${pathOf(editingRoutes.downloadFolder, { id: projectId })}`;
+  const folder = `${EDITING_ROOT}${pathOf(editingPaths.downloadFolder, { id: projectId })}`;
   return html`<p id="project-badges" aria-live="polite"></p>
     <p id="project-lock" class="editing" aria-live="polite"></p>
     <div id="project-error" tabindex="-1" hidden></div>

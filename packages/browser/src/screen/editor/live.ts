@@ -1,4 +1,4 @@
-import { EDITING_ROOT, editingRoutes, pathOf } from '@galley/core';
+import { EDITING_ROOT, editingPaths, pathOf } from '@galley/core';
 import { library } from '../library.js';
 import type { EditorScreen } from './screen.js';
 
@@ -30,7 +30,7 @@ export class LiveView {
   open(pageId: string): void {
     if (this.source) return;
     const source = new EventSource(
-      `${EDITING_ROOT}${pathOf(editingRoutes.pageEvents, { page: pageId })}`,
+      `${EDITING_ROOT}${pathOf(editingPaths.pageEvents, { page: pageId })}`,
     );
     this.source = source;
     source.addEventListener('draft', (event) => this.draft(event as MessageEvent<string>));
