@@ -137,14 +137,6 @@ export class HttpProblem extends Error {
   }
 }
 
-/**
- * @deprecated Use `problemOf`. Kept for the one call in openapi/api-router.ts, a file another
- * change owns as this is written; remove once that call is `problemOf`.
- */
-export function problem(status: number, code: PlatformProblemCode, detail: string): HttpProblem {
-  return problemOf(code, { detail, status });
-}
-
 export function problemType(code: string): string {
   return `urn:galley:problem:${code}`;
 }

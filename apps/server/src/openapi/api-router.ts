@@ -2,7 +2,7 @@ import express from 'express';
 import type { Request, Response, Router } from 'express';
 import type { z } from 'zod';
 import { parseBody, parseInput, parseQuery } from '../http/parse.js';
-import { HttpProblem, problem } from '../http/problem.js';
+import { HttpProblem, problemOf } from '../http/problem.js';
 import type { AssetRoutes, EditingRoutes, RouteSpec, RouteTable } from '@galley/core';
 import type { ApiRegistry } from './registry.js';
 
@@ -57,7 +57,8 @@ export class ApiRouter<T extends RouteTable> {
       try {
         params = (spec.params ? parseInput(spec.params, req.params) : undefined) as Out<P>;
       } catch (error) {
-        if (error instanceof HttpProblem) throw problem(404, 'not_found', 'No such resource.');
+        if (error instanceof HttpProblem)
+          throw problemOf('not_found', { detail: 'No such resource.' });
         throw error;
       }
       await handler({
