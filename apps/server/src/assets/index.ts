@@ -6,27 +6,24 @@ import { eventStreamRoute } from '../events/routes.js';
 import { EventStreams } from '../events/streams.js';
 import { ApiRouter } from '../openapi/api-router.js';
 import { webhookRoutes } from '../webhooks/routes.js';
-import { callerOf } from './context.js';
-import { announceAssetWrite } from './service/asset-events.js';
-import { ContentLoader } from './service/content-loader.js';
-import { ContentFactsMemo } from './service/content-facts.js';
 import type { AssetContext } from './context.js';
-import { Idempotency } from './service/run-once.js';
 import { assetRoutes } from './routes/assets.js';
 import { blobRoutes } from './routes/blobs.js';
+import { callerOf } from './routes/caller.js';
 import { fileRoutes } from './routes/files.js';
 import { lifecycleRoutes } from './routes/lifecycle.js';
 import { revisionRoutes } from './routes/revisions.js';
+import { ContentFactsMemo } from './service/content-facts.js';
+import { ContentLoader } from './service/content-loader.js';
+import { ContentPins } from './service/content-pins.js';
+import { Idempotency } from './service/run-once.js';
 import { seedServiceFonts } from './service/seed-fonts.js';
 import { startSweeper } from './service/sweeper.js';
-import { ContentPins } from './service/content-pins.js';
 
 export function assetRouter(deps: ApiDeps): Router {
   const ctx: AssetContext = {
     ...deps,
-    idempotency: new Idempotency(deps.store, {
-      onWritten: (req, account, answer) => announceAssetWrite(deps.events, req, account, answer),
-    }),
+    idempotency: new Idempotency(deps.store),
     loader: new ContentLoader(deps.store.bytes),
     facts: new ContentFactsMemo(),
     pins: new ContentPins(),

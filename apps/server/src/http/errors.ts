@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { storageFailureOf } from '@galley/store';
+import { causeOf } from '../failure-cause.js';
 import { fieldErrorsOf, NUL_REASON } from './parse.js';
 import { discardRest } from './discard-rest.js';
 import { HttpProblem, problemOf, sendProblem } from './problem.js';
@@ -73,12 +74,6 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       problemOf('internal_error', { detail: 'The server could not answer this request.' }),
     );
   };
-}
-
-/** What a storage failure's log line says of it: its code and message, not its stack. */
-export function causeOf(error: unknown): { code: unknown; cause: string } {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return { code, cause: String(message) };
 }
 
 /** A storage failure is logged at most once in this many milliseconds (with how many were not). */

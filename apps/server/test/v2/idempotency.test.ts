@@ -1,5 +1,4 @@
 // request_key (decisions §6): replay, request_key_reused, request_in_progress, concurrency.
-import type { Request, Response } from 'express';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeStores } from '../../../../packages/store/test/stores.js';
 import type { Store, StoreScope } from '@galley/store';
@@ -355,10 +354,8 @@ describeStores('a request key whose first request died with its process', (t) =>
     if (!created.ok) throw new Error('account');
     const { accountNumber } = created.account;
     const idempotency = new Idempotency(t.store, { renewEveryMs: 5 });
-    const req = { method: 'POST', baseUrl: '/api/v2', path: '/assets/a/revisions' } as Request;
-    const sent = answerRecorder();
-    const input = { accountNumber, key: key(), body: { base_revision: 1 } };
-    const fingerprint = fingerprintOf(req, input.body);
+    const fingerprint = fingerprintOf('POST', '/api/v2/assets/a/revisions', { base_revision: 1 });
+    const input = { accountNumber, key: key(), fingerprint };
     const renew = vi.spyOn(t.store.requestKeys, 'renew');
     const renewal = async () => {
       const before = renew.mock.calls.length;
@@ -366,15 +363,19 @@ describeStores('a request key whose first request died with its process', (t) =>
       await renew.mock.results.at(-1)!.value;
     };
     let meanwhile: unknown;
+    let answer: unknown;
     try {
-      await idempotency.run(req, sent.res, input, async (commit) => {
+      answer = await idempotency.runOnce(input, async (claim) => {
         for (let i = 0; i < 4; i++) {
           t.clock.advanceSeconds(REQUEST_KEY_LEASE_SECONDS - 1);
           await renewal();
         }
         t.clock.advanceSeconds(REQUEST_KEY_LEASE_SECONDS - 1);
-        meanwhile = await t.store.requestKeys.claim({ ...input, fingerprint });
-        return commit(() => Promise.resolve({ status: 201, body: { done: true } }));
+        meanwhile = await t.store.requestKeys.claim(input);
+        return t.store.transaction(async (tx) => {
+          await claim.hold(tx);
+          return claim.answer(tx, { status: 201, body: { done: true } });
+        });
       });
       const renewals = renew.mock.calls.length;
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -383,7 +384,7 @@ describeStores('a request key whose first request died with its process', (t) =>
       renew.mockRestore();
     }
     expect(meanwhile).toEqual({ ok: false, record: { state: 'running', fingerprint } });
-    expect(sent.answer()).toEqual({ status: 201, body: '{"done":true}' });
+    expect(answer).toEqual({ status: 201, body: { done: true } });
     expect(await t.store.requestKeys.find(accountNumber, input.key)).toMatchObject({
       state: 'done',
       answer: { status: 201, body: { done: true } },
@@ -619,23 +620,3 @@ describeStores('a write and its first answer, committed together', (t) => {
     expect(await send(a.call)).toMatchObject({ status: 201, body: resent.body });
   });
 });
-
-/** A stand-in for Express's response that records what `sendAnswer` writes. */
-function answerRecorder() {
-  let status = 0;
-  let body: unknown;
-  const res = {
-    status(code: number) {
-      status = code;
-      return res;
-    },
-    setHeader: () => res,
-    type: () => res,
-    send(text: unknown) {
-      body = text;
-      return res;
-    },
-    end: () => res,
-  };
-  return { res: res as unknown as Response, answer: () => ({ status, body }) };
-}

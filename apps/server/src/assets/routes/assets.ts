@@ -1,114 +1,43 @@
-import { schemaUri, v2 } from '@galley/core';
-import type { StoreScope } from '@galley/store';
+import { v2 } from '@galley/core';
 import type { Request, Response } from 'express';
 import { streamMultipart } from '../../http/multipart.js';
+import { decodeCursor, nextPageUrl, pageOf } from '../../http/paging.js';
 import { parseInput, validationFailed } from '../../http/parse.js';
 import { problemOf } from '../../http/problem.js';
 import type { AssetRouter } from '../../openapi/api-router.js';
 import type { AssetContext } from '../context.js';
-import type { Commit } from '../service/run-once.js';
-import { callerOf, readableAsset, revisionOf, visibleOwners } from '../context.js';
-import type { StagedFile } from '../service/file-specs.js';
-import { stageBytes, stageSpecs, stageStored } from '../service/file-specs.js';
-import { decodeCursor, pageOf } from '../../http/paging.js';
-import { nextPageUrl } from '../../http/paging.js';
-import { AssetCursor } from './cursors.js';
-import { assetListItem, assetBody } from '../present.js';
+import { assetBody, assetListItem } from '../present.js';
+import { readableAsset, revisionOf, visibleOwners } from '../service/access.js';
+import { createAsset, registerUpload } from '../service/create.js';
+import { renameAsset } from '../service/lifecycle.js';
 import { uploadPath } from '../service/upload-path.js';
-import { MAX_BLOB_BYTES } from './blobs.js';
-import { assetAnswer, createAsset, releaseUnused, uploadLost } from '../service/write-asset.js';
-import type { Caller } from './write.js';
-import { assetWrite } from './write.js';
-
-function productionFile(input: Extract<v2.CreateAsset, { kind: 'production' }>): StagedFile {
-  const json = {
-    format: 1,
-    title: input.title,
-    medium: input.medium,
-    media_contract: input.media_contract,
-  };
-  const bytes = new TextEncoder().encode(`${JSON.stringify(json, null, 2)}\n`);
-  return stageBytes('production.json', bytes, 'medium', schemaUri('production', 1));
-}
-
-async function createFromJson(
-  ctx: AssetContext,
-  commit: Commit,
-  caller: Caller,
-  input: v2.CreateAsset,
-) {
-  const staged = (scope: StoreScope) =>
-    stageSpecs(scope, caller.accountNumber, input.files, 'files');
-  const files = await staged(ctx.store);
-  if (input.kind !== 'production') {
-    return createAsset(ctx, commit, {
-      ...caller,
-      kind: input.kind,
-      title: input.title,
-      files,
-      field: 'files',
-      recheck: staged,
-    });
-  }
-  const taken = files.find((f) => f.path === 'production.json');
-  if (taken) {
-    throw validationFailed([
-      [`${taken.field}.path`, 'production.json is made from medium and media_contract'],
-    ]);
-  }
-  return createAsset(ctx, commit, {
-    ...caller,
-    kind: 'production',
-    title: input.title,
-    files: [productionFile(input), ...files],
-    field: 'files',
-    medium: input.medium,
-    recheck: staged,
-  });
-}
+import { MAX_BLOB_BYTES, UploadedBytes } from '../service/uploads.js';
+import { callerOf } from './caller.js';
+import { AssetCursor } from './cursors.js';
+import { assetWriteRoute, keyedRequest, sendAnswer } from './write.js';
 
 /** Multipart registration of a single-file kind: the file is streamed to the byte store. */
-async function upload(ctx: AssetContext, req: Request, res: Response, caller: Caller) {
-  let created: string | null = null;
-  let committed = false;
-  let release = () => {};
+async function upload(ctx: AssetContext, req: Request, res: Response, accountNumber: number) {
+  const bytes = new UploadedBytes(ctx);
   try {
     const { file, fields } = await streamMultipart(
       req,
       { fileField: 'file', maxFileBytes: MAX_BLOB_BYTES },
       async (chunks) => {
-        const put = await ctx.store.bytes.put(chunks);
+        const put = await bytes.put(chunks);
         if (!put.ok) throw problemOf('body_too_large', { detail: 'The file is too large.' });
-        if (put.created) created = put.sha256;
         return put;
       },
     );
     const input = parseInput(v2.UploadAssetFields, fields);
     if (!file) throw validationFailed([['file', 'a file part named file is required']]);
     const { sha256, size } = file.result;
-    release = ctx.pins.hold([sha256]);
     const path = uploadPath(file.info.filename);
-    const body = { ...input, file: { path, sha256 } };
-    await ctx.idempotency.run(
-      req,
-      res,
-      { ...caller, key: input.request_key, body },
-      async (commit) => {
-        const answer = await createAsset(ctx, commit, {
-          ...caller,
-          kind: input.kind,
-          title: input.title,
-          files: [{ ...stageStored(path, sha256, size, 'file') }],
-          field: 'file',
-          recheck: () => Promise.reject(uploadLost()),
-        });
-        committed = true;
-        return answer;
-      },
-    );
+    const request = keyedRequest(req, accountNumber, { ...input, file: { path, sha256 } });
+    const { kind, title } = input;
+    sendAnswer(res, await registerUpload(ctx, request, bytes, { kind, title, path, sha256, size }));
   } finally {
-    release();
-    if (created && !committed) await releaseUnused(ctx, [created]);
+    await bytes.end();
   }
 }
 
@@ -143,15 +72,10 @@ export function assetRoutes(api: AssetRouter, ctx: AssetContext): void {
   });
 
   api.handle('createAsset', async ({ req, res, body }) => {
-    const caller = callerOf(req);
-    if (req.is('multipart/form-data')) return upload(ctx, req, res, caller);
+    const { accountNumber } = callerOf(req);
+    if (req.is('multipart/form-data')) return upload(ctx, req, res, accountNumber);
     const input = await body();
-    await ctx.idempotency.run(
-      req,
-      res,
-      { ...caller, key: input.request_key, body: input },
-      (commit) => createFromJson(ctx, commit, caller, input),
-    );
+    sendAnswer(res, await createAsset(ctx, keyedRequest(req, accountNumber, input), input));
   });
 
   api.handle('getAsset', async ({ req, res, params, query }) => {
@@ -161,12 +85,5 @@ export function assetRoutes(api: AssetRouter, ctx: AssetContext): void {
     res.json({ asset: assetBody(asset, revision, files) });
   });
 
-  api.handle('renameAsset', ({ req, res, params, body }) =>
-    assetWrite(ctx, { req, res, id: params.id, access: 'write', body }, ({ asset, body, commit }) =>
-      commit(async (tx) => {
-        await tx.assets.rename(asset.id, body.title);
-        return assetAnswer(tx, asset.id);
-      }),
-    ),
-  );
+  assetWriteRoute(api, ctx, { name: 'renameAsset', access: 'write' }, (on) => renameAsset(ctx, on));
 }

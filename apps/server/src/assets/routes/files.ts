@@ -1,12 +1,13 @@
 import { API_CONTENT_POLICY } from '../../http/answer-headers.js';
-import { problemOf } from '../../http/problem.js';
+import { noneMatchIncludes, streamBody } from '../../http/conditional.js';
 import type { AssetRouter } from '../../openapi/api-router.js';
 import type { AssetContext } from '../context.js';
-import { callerOf, readableAsset, revisionOf } from '../context.js';
-import { contentTypeOf } from '../service/media-types.js';
 import { v2ProblemOf } from '../problems.js';
+import { readableAsset } from '../service/access.js';
+import { findFile, readFile } from '../service/files.js';
+import { contentTypeOf } from '../service/media-types.js';
+import { callerOf } from './caller.js';
 import { parseRange } from './range.js';
-import { noneMatchIncludes, streamBody } from '../../http/conditional.js';
 
 /** `attachment; filename="…"` with an RFC 8187 form for names beyond plain ASCII. */
 function attachment(path: string): string {
@@ -16,21 +17,10 @@ function attachment(path: string): string {
 }
 
 export function fileRoutes(api: AssetRouter, ctx: AssetContext): void {
-  const { store } = ctx;
   api.handle('getFile', async ({ req, res, params, query }) => {
-    const asset = await readableAsset(store, params.id, callerOf(req).owner);
+    const asset = await readableAsset(ctx.store, params.id, callerOf(req).owner);
     const q = query();
-    const revision = await revisionOf(store, asset, q.revision);
-    const file = await store.assets.file(asset.id, revision.number, params.path);
-    if (!file)
-      throw problemOf('not_found', {
-        detail: `No file ${params.path} in ${asset.id}@${revision.number}.`,
-      });
-    if (revision.erasedAt !== null) {
-      throw v2ProblemOf('content_erased', {
-        detail: `The content of ${asset.id}@${revision.number} was erased.`,
-      });
-    }
+    const file = await findFile(ctx.store, asset, { path: params.path, revision: q.revision });
     const etag = `"${file.sha256}"`;
     res.setHeader('ETag', etag);
     res.setHeader('Accept-Ranges', 'bytes');
@@ -53,9 +43,7 @@ export function fileRoutes(api: AssetRouter, ctx: AssetContext): void {
       throw v2ProblemOf('range_not_satisfiable', { detail: `The file has ${file.size} bytes.` });
     }
     const part = range.kind === 'part' ? range : undefined;
-    const stream = await store.bytes.read(file.sha256, part);
-    if (!stream)
-      throw v2ProblemOf('content_erased', { detail: `The content of ${file.path} is gone.` });
+    const stream = await readFile(ctx.store, file, part);
     res.status(part ? 206 : 200).setHeader('Content-Type', contentTypeOf(file.mediaType));
     res.setHeader('Content-Length', String(part ? part.end - part.start + 1 : file.size));
     if (part) res.setHeader('Content-Range', `bytes ${part.start}-${part.end}/${file.size}`);

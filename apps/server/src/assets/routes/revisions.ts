@@ -1,14 +1,13 @@
-import type { StoreScope } from '@galley/store';
+import { decodeCursor, nextPageUrl, pageOf } from '../../http/paging.js';
 import type { AssetRouter } from '../../openapi/api-router.js';
 import type { AssetContext } from '../context.js';
-import { callerOf, readableAsset, revisionOf } from '../context.js';
-import { stageSpecs } from '../service/file-specs.js';
-import { decodeCursor, pageOf } from '../../http/paging.js';
-import { nextPageUrl } from '../../http/paging.js';
-import { RevisionCursor } from './cursors.js';
-import { assetAnswer, commitReleasing, commitRevision } from '../service/write-asset.js';
 import { refOf } from '../present.js';
-import { assetWrite } from './write.js';
+import { readableAsset } from '../service/access.js';
+import { eraseContent } from '../service/lifecycle.js';
+import { reviseAsset } from '../service/revise.js';
+import { callerOf } from './caller.js';
+import { RevisionCursor } from './cursors.js';
+import { assetWriteRoute } from './write.js';
 
 export function revisionRoutes(api: AssetRouter, ctx: AssetContext): void {
   const { store } = ctx;
@@ -33,42 +32,10 @@ export function revisionRoutes(api: AssetRouter, ctx: AssetContext): void {
     });
   });
 
-  api.handle('createRevision', ({ req, res, params, body }) =>
-    assetWrite(
-      ctx,
-      { req, res, id: params.id, access: 'write', body },
-      async ({ asset, body, caller, commit }) => {
-        const staged = (scope: StoreScope) =>
-          stageSpecs(scope, caller.accountNumber, body.put, 'put');
-        const put = await staged(store);
-        const remove = body.remove.map((path, i) => ({ path, field: `remove.${i}` }));
-        return commitRevision(ctx, commit, asset, body.base_revision, {
-          put,
-          remove,
-          field: 'put',
-          recheck: staged,
-        });
-      },
-    ),
+  assetWriteRoute(api, ctx, { name: 'createRevision', access: 'write' }, (on) =>
+    reviseAsset(ctx, on),
   );
-
-  api.handle('eraseContent', ({ req, res, params, body }) =>
-    assetWrite(
-      ctx,
-      { req, res, id: params.id, access: 'write', body },
-      async ({ asset, body, caller, commit }) => {
-        const revision = await revisionOf(store, asset, params.n);
-        return commitReleasing(ctx, commit, async (tx) => {
-          const used = await tx.assets.eraseRevision(
-            asset.id,
-            revision.number,
-            body.reason ?? null,
-          );
-          // The caller's own uploads of these bytes go too: erasing means the bytes are gone.
-          await tx.blobs.drop(caller.accountNumber, used);
-          return { answer: await assetAnswer(tx, asset.id, revision.number), dropped: used };
-        });
-      },
-    ),
+  assetWriteRoute(api, ctx, { name: 'eraseContent', access: 'write' }, (on) =>
+    eraseContent(ctx, on, on.params.n),
   );
 }

@@ -1,59 +1,108 @@
+import type { AssetRoutes } from '@galley/core';
+import type { AssetRecord } from '@galley/store';
 import type { Request, Response } from 'express';
-import { HttpProblem } from '../../http/problem.js';
-import type { AssetRecord, AssetContext } from '../context.js';
-import { callerOf, readableAsset, writableAsset } from '../context.js';
-import type { Commit, Committed } from '../service/run-once.js';
+import { PROBLEM_CONTENT_TYPE } from '../../http/problem.js';
+import type { AssetRouter, HandlerOf } from '../../openapi/api-router.js';
+import type { AssetContext } from '../context.js';
+import type { Answer } from '../present.js';
+import { refusalOf } from '../problems.js';
+import { readableAsset, writableAsset } from '../service/access.js';
+import { fingerprintOf } from '../service/run-once.js';
+import type { KeyedRequest } from '../service/run-once.js';
+import { callerOf } from './caller.js';
 
-export interface Caller {
-  accountNumber: number;
-  owner: string;
+/** A write's request key, with the request it stands for: method, path and body (§6). */
+export function keyedRequest<B extends { request_key: string }>(
+  req: Request,
+  accountNumber: number,
+  body: B,
+): KeyedRequest {
+  const fingerprint = fingerprintOf(req.method, `${req.baseUrl}${req.path}`, body);
+  return { accountNumber, key: body.request_key, fingerprint };
 }
 
-/** What the work of a write on an existing asset is given. */
-export interface AssetWork<B> {
-  /** The asset as read before the work: decide a write on a row read again in `commit`. */
+/** Sends a write's answer, first or given again, as it was made. */
+export function sendAnswer(res: Response, answer: Answer): void {
+  res.status(answer.status);
+  for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
+  if (answer.body === undefined) {
+    res.end();
+    return;
+  }
+  res
+    .type(answer.status >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json')
+    .send(JSON.stringify(answer.body));
+}
+
+/** The writes on an existing asset (see `assetWriteRoute`). */
+type AssetWrite =
+  | 'renameAsset'
+  | 'createRevision'
+  | 'eraseContent'
+  | 'duplicate'
+  | 'copyInto'
+  | 'setState'
+  | 'deleteAsset';
+type InputOf<K extends AssetWrite> = Parameters<HandlerOf<AssetRoutes[K]>>[0];
+
+/** What the service of a write on an existing asset is given. */
+export interface WriteOn<K extends AssetWrite> {
   asset: AssetRecord;
-  body: B;
-  caller: Caller;
-  /** Writes and answers in one transaction with the storing of the answer. */
-  commit: Commit;
+  body: Awaited<ReturnType<InputOf<K>['body']>>;
+  params: InputOf<K>['params'];
+  request: KeyedRequest;
 }
 
 /**
- * A write on an existing asset, refused in the order of decisions §8: 401, 404, 403 (with
- * `access: 'write'`), then the body (400/422), then the request key (409 or a replay), then the
- * work itself. A resend after the asset was deleted for good still replays its first answer.
+ * Registers a write on an existing asset: `write` (a service's operation) runs after the
+ * refusals that come before it (see `assetWriteOf`), and its answer is sent as it was made.
  */
-export async function assetWrite<B extends { request_key: string }>(
+export function assetWriteRoute<K extends AssetWrite>(
+  api: AssetRouter,
   ctx: AssetContext,
-  input: {
-    req: Request;
-    res: Response;
-    id: string;
-    access: 'read' | 'write';
-    body: () => Promise<B>;
-  },
-  work: (write: AssetWork<B>) => Promise<Committed>,
-): Promise<void> {
-  const { req, res } = input;
-  const caller = callerOf(req);
+  route: { name: K; access: 'read' | 'write' },
+  write: (on: WriteOn<K>) => Promise<Answer>,
+): void {
+  const handler = async ({ req, res, params, body }: InputOf<K>) => {
+    const read = body as () => Promise<WriteOn<K>['body'] & { request_key: string }>;
+    const found = await assetWriteOf(ctx, req, res, {
+      id: params.id,
+      access: route.access,
+      body: read,
+    });
+    if (found) sendAnswer(res, await write({ ...found, params }));
+  };
+  api.handle(route.name, handler);
+}
+
+/**
+ * A write on an existing asset, up to its work: refused in the order of decisions §8 with 401,
+ * 404, 403 (for `write` access), then the body (400/422); the request key and the work are the
+ * service's. A resend after the asset was deleted for good is given its first answer here, and
+ * null is returned (answered).
+ */
+async function assetWriteOf<B extends { request_key: string }>(
+  ctx: AssetContext,
+  req: Request,
+  res: Response,
+  input: { id: string; access: 'read' | 'write'; body: () => Promise<B> },
+): Promise<{ asset: AssetRecord; body: B; request: KeyedRequest } | null> {
+  const { accountNumber, owner } = callerOf(req);
   let asset: AssetRecord;
   try {
     const find = input.access === 'write' ? writableAsset : readableAsset;
-    asset = await find(ctx.store, input.id, caller.owner);
+    asset = await find(ctx.store, input.id, owner);
   } catch (error) {
-    if (error instanceof HttpProblem && error.status === 404) {
+    if (refusalOf(error)?.code === 'not_found') {
       const body = await input.body().catch(() => null);
-      const replay = { accountNumber: caller.accountNumber, key: body?.request_key ?? '', body };
-      if (body && (await ctx.idempotency.replay(req, res, replay))) return;
+      const replay = body && (await ctx.idempotency.replay(keyedRequest(req, accountNumber, body)));
+      if (replay) {
+        sendAnswer(res, replay);
+        return null;
+      }
     }
     throw error;
   }
   const body = await input.body();
-  await ctx.idempotency.run(
-    req,
-    res,
-    { accountNumber: caller.accountNumber, key: body.request_key, body },
-    (commit) => work({ asset, body, caller, commit }),
-  );
+  return { asset, body, request: keyedRequest(req, accountNumber, body) };
 }

@@ -1,9 +1,8 @@
 import type { v2 } from '@galley/core';
 import { sha256Hex } from '@galley/store';
-import type { StoreScope } from '@galley/store';
-import { validationFailed } from '../../http/parse.js';
-import type { FieldError } from '../../http/parse.js';
-import type { FileRecord } from '../context.js';
+import type { FileRecord, StoreScope } from '@galley/store';
+import { validationFailed } from '../problems.js';
+import type { FieldError } from '../problems.js';
 import { mediaTypeOfPath } from './media-types.js';
 
 /**

@@ -1,14 +1,15 @@
 import { validateAssetInput, validateAssetPaths } from '@galley/core';
 import type { AssetKind, Inspection, MediumRef } from '@galley/core';
 import { isoTime } from '@galley/store';
-import { fieldErrorsOf, validationFailed } from '../../http/parse.js';
+import type { FileRecord, StoreScope } from '@galley/store';
 import type { WorkPool } from '../../pool/work-pool.js';
-import type { FieldError } from '../../http/parse.js';
+import { fieldErrorsOf, refusalOf, v2ProblemOf, validationFailed } from '../problems.js';
+import type { FieldError } from '../problems.js';
 import type { ContentLoader } from './content-loader.js';
 import type { ContentFactsMemo } from './content-facts.js';
-import type { FileRecord } from '../context.js';
 import type { StagedFile } from './file-specs.js';
-import { v2ProblemOf } from '../problems.js';
+import { recheck } from './sources.js';
+import type { Base, Sources } from './sources.js';
 
 /** An asset revision holds at most this many files (decisions §6). */
 export const MAX_REVISION_FILES = 5000;
@@ -106,11 +107,32 @@ export function rejectInvalidPaths(change: Pick<RevisionChange, 'put' | 'remove'
   rejectInvalid(validateAssetPaths(paths), files, change);
 }
 
-/** What planning a revision reads with: stored bytes, facts of contents seen before, workers. */
+/**
+ * What planning a revision reads with: stored bytes, facts of contents seen before, workers; and
+ * the store, to resolve the change's sources again.
+ */
 export interface PlanTools {
   loader: ContentLoader;
   facts: ContentFactsMemo;
   pool: WorkPool;
+  store: StoreScope;
+}
+
+/**
+ * Plans a revision (see `plan`). Stored files found gone meanwhile answer what resolving the
+ * change's sources again says (see `recheck`): as if the request had come after what removed them.
+ */
+export async function planRevision(
+  tools: PlanTools,
+  change: RevisionChange,
+  origin: { sources: Sources; base?: Base },
+): Promise<RevisionPlan> {
+  try {
+    return await plan(tools, change);
+  } catch (error) {
+    if (refusalOf(error)?.code === 'content_erased') await recheck(tools.store, origin);
+    throw error;
+  }
 }
 
 /**
@@ -120,10 +142,7 @@ export interface PlanTools {
  * copied there, as this request still stores them). What is valid but unfit (an image of the
  * wrong size) passes here and fails the inspection.
  */
-export async function planRevision(
-  tools: PlanTools,
-  change: RevisionChange,
-): Promise<RevisionPlan> {
+async function plan(tools: PlanTools, change: RevisionChange): Promise<RevisionPlan> {
   const files = compose(change);
   const all = [...files.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
   const inMemory = new Map<string, Uint8Array>();

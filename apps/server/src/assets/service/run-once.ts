@@ -1,15 +1,7 @@
 import { REQUEST_KEY_RENEW_SECONDS, sha256Hex } from '@galley/store';
-import type { RequestKeyHold, Store, StoreScope } from '@galley/store';
-import type { Request, Response } from 'express';
-import { HttpProblem, PROBLEM_CONTENT_TYPE } from '../../http/problem.js';
-import { v2ProblemOf } from '../problems.js';
-
-/** What a write answers: kept as the first answer of its request key, and replayed. */
-export interface Answer {
-  status: number;
-  headers?: Record<string, string>;
-  body?: unknown;
-}
+import type { AssetRecord, RequestKeyHold, Store, StoreScope } from '@galley/store';
+import type { Answer } from '../present.js';
+import { refusalAnswer, v2ProblemOf } from '../problems.js';
 
 /** Text written in pieces: joined in bounded runs, so millions of pieces stay cheap. */
 class TextSink {
@@ -83,30 +75,28 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** The fingerprint a request key is compared by: method, path and canonical body (§6). */
-export function fingerprintOf(req: Request, body: unknown): string {
-  const path = `${req.baseUrl}${req.path}`;
-  return sha256Hex(`${req.method} ${path}\n${canonicalJson(body)}`);
+export function fingerprintOf(method: string, path: string, body: unknown): string {
+  return sha256Hex(`${method} ${path}\n${canonicalJson(body)}`);
 }
 
-export function sendAnswer(res: Response, answer: Answer): void {
-  res.status(answer.status);
-  for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
-  if (answer.body === undefined) {
-    res.end();
-    return;
-  }
-  res
-    .type(answer.status >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json')
-    .send(JSON.stringify(answer.body));
+/** A write sent with a request key: whose key, which, and the request it stands for. */
+export interface KeyedRequest {
+  accountNumber: number;
+  key: string;
+  fingerprint: string;
 }
 
-function problemAnswer(p: HttpProblem): Answer {
-  return { status: p.status, headers: p.headers, body: p.toBody() };
+/** A keyed write on an existing asset: the asset as read before the work, and the body. */
+export interface WriteOnAsset<B> {
+  request: KeyedRequest;
+  asset: AssetRecord;
+  body: B;
 }
 
 /**
  * A write's answer, stored as its key's first answer in the write's own transaction. Only
- * `Commit` makes one (the class itself is not exported), so a write cannot answer without it.
+ * `Claim.answer` makes one (the class itself is not exported), so a write cannot answer without
+ * storing its answer.
  */
 class Committed {
   readonly answer: Answer;
@@ -118,68 +108,98 @@ class Committed {
 export type { Committed };
 
 /**
- * Runs `write` in one transaction with the storing of its answer: a crash leaves both or
- * neither. `write` writes through `tx` only and builds its answer there.
+ * The running request's claim of its key, used inside the write's own transaction: `hold` before
+ * writing, `answer` last, so a crash leaves both the write and its answer or neither.
  */
-export type Commit = (write: (tx: StoreScope) => Promise<Answer>) => Promise<Committed>;
+class Claim {
+  readonly #hold: RequestKeyHold;
 
-/** How the running request of a key renews its claim (`renewEveryMs`: for tests). */
-export interface IdempotencyOptions {
-  renewEveryMs?: number;
-  /** Called once with each write's first successful answer (never with a replay). */
-  onWritten?: (req: Request, accountNumber: number, answer: Answer) => void;
+  constructor(hold: RequestKeyHold) {
+    this.#hold = hold;
+  }
+
+  /** Whose write this is (its account announces it). */
+  get accountNumber(): number {
+    return this.#hold.accountNumber;
+  }
+
+  /**
+   * A claim taken over (this request outlived its lease) writes nothing; from here no resend can
+   * take it over until the transaction ends (its row is the transaction's: locked on PostgreSQL,
+   * and SQLite runs one writer at a time).
+   */
+  async hold(tx: StoreScope): Promise<void> {
+    if (!(await tx.requestKeys.renew(this.#hold))) throw takenOver();
+  }
+
+  async answer(tx: StoreScope, answer: Answer): Promise<Committed> {
+    if (!(await tx.requestKeys.complete({ ...this.#hold, answer: storedAnswer(answer) }))) {
+      throw takenOver();
+    }
+    return new Committed(answer);
+  }
 }
+export type { Claim };
 
 /**
  * `request_key` on writes (decisions §6): per account, 7 days, compared by fingerprint. A
- * different body is `request_key_reused` (checked first); a key whose first request still runs,
- * in this process or another, is `request_in_progress`; otherwise the first answer is replayed.
+ * different request is `request_key_reused` (checked first); a key whose first request still runs,
+ * in this process or another, is `request_in_progress`; otherwise the first answer is given again.
  *
  * "Still runs" is a lease on the claim, renewed while the request runs: a request whose process
  * died (killed, or cut off from the database) stops renewing, and once its lease has ended a
  * resend of the same request takes the claim over and runs it (nothing runs it any more, and it
- * left no answer to replay). A write stores its answer in its own transaction (`Commit`), so a
+ * left no answer to replay). A write stores its answer in its own transaction (`Claim`), so a
  * write that committed always has its answer, and a request that lost its claim commits nothing.
  */
 export class Idempotency {
   readonly #store: Store;
   readonly #renewEveryMs: number;
-  readonly #onWritten: IdempotencyOptions['onWritten'];
   /** The fingerprints of the requests running in this process, by `account:key`. */
   readonly #running = new Map<string, string>();
 
-  constructor(store: Store, options: IdempotencyOptions = {}) {
+  /** `renewEveryMs`: how often a running request renews its claim (tests shorten it). */
+  constructor(store: Store, options: { renewEveryMs?: number } = {}) {
     this.#store = store;
     this.#renewEveryMs = options.renewEveryMs ?? REQUEST_KEY_RENEW_SECONDS * 1000;
-    this.#onWritten = options.onWritten;
   }
 
-  async run(
-    req: Request,
-    res: Response,
-    input: { accountNumber: number; key: string; body: unknown },
-    work: (commit: Commit) => Promise<Committed>,
-  ): Promise<void> {
-    const { accountNumber, key } = input;
-    const fingerprint = fingerprintOf(req, input.body);
+  /**
+   * The first answer of the request's key: the stored one, or the one `work` commits now (with
+   * its claim, see `Claim`). A refusal `work` throws is the first answer too: it was decided
+   * before anything was written (or its write rolled back), so it is stored on its own. Anything
+   * else frees the key for a retry, and is thrown.
+   */
+  async runOnce(
+    request: KeyedRequest,
+    work: (claim: Claim) => Promise<Committed>,
+  ): Promise<Answer> {
+    const { accountNumber, key, fingerprint } = request;
     const id = `${accountNumber}:${key}`;
     const running = this.#running.get(id);
     if (running !== undefined) throw running === fingerprint ? inProgress() : reused();
     this.#running.set(id, fingerprint);
     let lease: Lease | undefined;
     try {
-      const claim = await this.#store.requestKeys.claim({ accountNumber, key, fingerprint });
+      const claim = await this.#store.requestKeys.claim(request);
       if (!claim.ok) {
         if (claim.record.fingerprint !== fingerprint) throw reused();
         if (claim.record.state === 'running') throw inProgress();
-        sendAnswer(res, claim.record.answer);
-        return;
+        return claim.record.answer;
       }
       const hold = { accountNumber, key, token: claim.token };
       lease = new Lease(this.#store, hold, this.#renewEveryMs);
-      const answer = await this.#answerOf(hold, work);
-      if (answer.status < 300) this.#onWritten?.(req, accountNumber, answer);
-      sendAnswer(res, answer);
+      try {
+        return (await work(new Claim(hold))).answer;
+      } catch (error) {
+        const refused = refusalAnswer(error);
+        if (!refused) {
+          await this.#store.requestKeys.abandon(hold);
+          throw error;
+        }
+        await this.#store.requestKeys.complete({ ...hold, answer: storedAnswer(refused) });
+        return refused;
+      }
     } finally {
       await lease?.stop();
       this.#running.delete(id);
@@ -187,60 +207,13 @@ export class Idempotency {
   }
 
   /**
-   * Replays the first answer of a key when its request is resent after the asset it acted on
-   * is gone (a permanent deletion): true when it did.
+   * The first answer of a key whose request is resent after the asset it acted on is gone (a
+   * permanent deletion); null when there is none to give.
    */
-  async replay(
-    req: Request,
-    res: Response,
-    input: { accountNumber: number; key: string; body: unknown },
-  ): Promise<boolean> {
-    const record = await this.#store.requestKeys.find(input.accountNumber, input.key);
-    if (record?.state !== 'done' || record.fingerprint !== fingerprintOf(req, input.body)) {
-      return false;
-    }
-    sendAnswer(res, record.answer);
-    return true;
-  }
-
-  /**
-   * The answer of the work, already stored when it committed. A client error is the first answer
-   * too: it was decided before anything was written (or its write rolled back), so it is stored
-   * on its own. Anything else frees the key for a retry.
-   */
-  async #answerOf(
-    hold: RequestKeyHold,
-    work: (commit: Commit) => Promise<Committed>,
-  ): Promise<Answer> {
-    try {
-      return (await work((write) => this.#commit(hold, write))).answer;
-    } catch (error) {
-      if (!(error instanceof HttpProblem) || error.status >= 500) {
-        await this.#store.requestKeys.abandon(hold);
-        throw error;
-      }
-      const answer = problemAnswer(error);
-      await this.#store.requestKeys.complete({ ...hold, answer: storedAnswer(answer) });
-      return answer;
-    }
-  }
-
-  async #commit(
-    hold: RequestKeyHold,
-    write: (tx: StoreScope) => Promise<Answer>,
-  ): Promise<Committed> {
-    const answer = await this.#store.transaction(async (tx) => {
-      // The claim first: one taken over (this request outlived its lease) writes nothing, and
-      // from here no resend can take it over until this commits (the row is this
-      // transaction's: locked on PostgreSQL, and SQLite runs one writer at a time).
-      if (!(await tx.requestKeys.renew(hold))) throw takenOver();
-      const answer = await write(tx);
-      if (!(await tx.requestKeys.complete({ ...hold, answer: storedAnswer(answer) }))) {
-        throw takenOver();
-      }
-      return answer;
-    });
-    return new Committed(answer);
+  async replay(request: KeyedRequest): Promise<Answer | null> {
+    const record = await this.#store.requestKeys.find(request.accountNumber, request.key);
+    if (record?.state !== 'done' || record.fingerprint !== request.fingerprint) return null;
+    return record.answer;
   }
 }
 

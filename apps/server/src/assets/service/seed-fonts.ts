@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { inspect } from '@galley/core';
 import type { Clock, Store } from '@galley/store';
 import { isUniqueViolation, isoTime } from '@galley/store';
-import { SERVICE_OWNER } from '../context.js';
+import { SERVICE_OWNER } from './access.js';
 import { mediaTypeOfPath } from './media-types.js';
 
 /**

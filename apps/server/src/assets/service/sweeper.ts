@@ -1,14 +1,10 @@
 import type { Clock, Store } from '@galley/store';
 import { isoTime, storageFailureOf } from '@galley/store';
 import type { Logger } from 'pino';
-import { causeOf } from '../../http/errors.js';
+import { causeOf } from '../../failure-cause.js';
 
 /** Trashed assets are removed for good after 30 days (asset-api-v2, Limits). */
 export const TRASH_RETENTION_SECONDS = 30 * 86_400;
-/** How often, in the clock's time, a sweep is due. */
-const SWEEP_EVERY_MS = 60_000;
-/** How often, in real time, the sweeper looks at the clock. */
-const LOOK_EVERY_MS = 1_000;
 
 export interface SweepReport {
   purgedAssets: number;
@@ -43,8 +39,11 @@ export async function sweepOnce(store: Store, clock: Clock): Promise<SweepReport
   return report;
 }
 
-/** The sweep's name among the turns all processes share (ServiceTurnsRepository). */
-const SWEEP_TASK = 'sweep';
+/**
+ * How often a sweep is due (clock time) and the clock is looked at (real time), see
+ * `startSweeper`; `task`: its name among the turns all processes share (ServiceTurnsRepository).
+ */
+const SWEEP = { everyMs: 60_000, lookEveryMs: 1_000, task: 'sweep' } as const;
 
 /**
  * Runs `sweepOnce` whenever a minute has passed on `clock` (checked every second of real time),
@@ -56,10 +55,10 @@ export function startSweeper(deps: { store: Store; clock: Clock; logger: Logger 
   let lastSweep = Number.NEGATIVE_INFINITY;
   let running: Promise<void> | null = null;
   const look = () => {
-    if (running || deps.clock.now().getTime() - lastSweep < SWEEP_EVERY_MS) return;
+    if (running || deps.clock.now().getTime() - lastSweep < SWEEP.everyMs) return;
     lastSweep = deps.clock.now().getTime();
     running = deps.store.serviceTurns
-      .take(SWEEP_TASK, SWEEP_EVERY_MS)
+      .take(SWEEP.task, SWEEP.everyMs)
       .then(async (turn) => {
         if (!turn) return; // another process swept within the minute
         const report = await sweepOnce(deps.store, deps.clock);
@@ -76,7 +75,7 @@ export function startSweeper(deps: { store: Store; clock: Clock; logger: Logger 
         running = null;
       });
   };
-  const timer = setInterval(look, LOOK_EVERY_MS);
+  const timer = setInterval(look, SWEEP.lookEveryMs);
   timer.unref();
   look();
   return {
