@@ -1,4 +1,5 @@
 import type { Clock, Store } from '@galley/store';
+import type { StreamSet } from '../events/stream-set.js';
 import type { WorkPool } from '../pool/work-pool.js';
 import type { DraftService } from './service/draft-service.js';
 import type { EditingSignals } from './service/editing-signals.js';
@@ -21,6 +22,8 @@ export interface EditingContext {
   pages: SavedPages;
   signals: EditingSignals;
   events: PageEvents;
+  /** The page streams (`GET /pages/{page}/events`) open now. */
+  pageStreams: StreamSet;
   /** Worker threads for folder intake and large drafts. */
   pool: WorkPool;
   /** Largest JSON body accepted (413 beyond). */

@@ -5,11 +5,13 @@ import { defaultZipLimits, editingRoutes, events as eventSchemas } from '@galley
 import type { Router } from 'express';
 import type { ApiDeps } from '../deps.js';
 import { eventStreamRoute } from '../events/routes.js';
+import { StreamSet } from '../events/stream-set.js';
 import { EventStreams } from '../events/streams.js';
 import { ApiRouter } from '../openapi/api-router.js';
 import { webhookRoutes } from '../webhooks/routes.js';
-import { projectFor } from './routes/access.js';
 import type { EditingContext } from './context.js';
+import { v1ProblemOf } from './problems.js';
+import { projectFor } from './routes/access.js';
 import { confirmationRoutes } from './routes/confirmations.js';
 import { draftRoutes } from './routes/drafts.js';
 import { folderRoutes } from './routes/folder.js';
@@ -60,13 +62,10 @@ export function editingRouter(deps: ApiDeps, memory: EditingMemory = defaultEdit
   });
   deps.metrics.draftCache(() => drafts.cacheStats);
   const pages = new SavedPages(states, files);
-  const events = new PageEvents({
-    store,
-    drafts,
-    pages,
-    hub: deps.events,
-    logger: deps.logger,
-    maxStreamsPerAccount: config.eventStreamsPerAccount,
+  const events = new PageEvents({ store, drafts, pages, hub: deps.events, logger: deps.logger });
+  const pageStreams = new StreamSet({
+    maxPerAccount: config.eventStreamsPerAccount,
+    stopping: () => v1ProblemOf('stopping', { detail: 'The server is stopping; connect again.' }),
   });
   const streams = new EventStreams({
     hub: deps.events,
@@ -76,6 +75,7 @@ export function editingRouter(deps: ApiDeps, memory: EditingMemory = defaultEdit
   });
   deps.onStop(() => {
     events.close();
+    pageStreams.close();
     streams.close();
   });
   const ctx: EditingContext = {
@@ -89,6 +89,7 @@ export function editingRouter(deps: ApiDeps, memory: EditingMemory = defaultEdit
     pages,
     signals,
     events,
+    pageStreams,
     pool,
     jsonLimitBytes: config.jsonLimitBytes,
     maxZipBytes: defaultZipLimits.maxArchiveBytes,

@@ -84,14 +84,9 @@ export function memberBody(member: MemberRecord): Out<typeof v1.Member> {
 }
 
 export function lockBody(lock: LockRecord): Out<typeof v1.Lock> {
-  return {
-    kind: lock.kind,
-    label: lock.label,
-    holder: { name: lock.holderName },
-    acquired_at: lock.acquiredAt,
-    expires_at: lock.expiresAt,
-    ttl_seconds: LOCK_TTL_SECONDS,
-  };
+  // The held lock's members, with when it was taken before when it ends (the documents' order).
+  const { expires_at, ...held } = heldLockBody(lock);
+  return { ...held, acquired_at: lock.acquiredAt, expires_at, ttl_seconds: LOCK_TTL_SECONDS };
 }
 
 /** GET lock (and the `lock` event of a page's stream): the lock in force, or null. */

@@ -1,8 +1,10 @@
 import { draftErrorCodes } from '@galley/core';
 import type { CheckReport, DraftError, DraftErrorCode } from '@galley/core';
+import type { LockRecord } from '@galley/store';
 import { fieldErrorsOf } from '../http/parse.js';
 import { defineProblems } from '../http/problem.js';
 import type { HttpProblem, ProblemCatalog } from '../http/problem.js';
+import { heldLockBody } from './present.js';
 
 const OPERATION_REFUSED = { status: 422, title: 'Operation refused' } as const;
 
@@ -61,5 +63,29 @@ export function operationRefused(errors: readonly DraftError[]): HttpProblem {
   return v1ProblemOf(errors[0]?.code ?? 'invalid_operation', {
     detail: errors.map((e) => e.message).join(' '),
     extras: { errors: fieldErrorsOf(errors.map((e) => [e.field ?? '', e.message])) },
+  });
+}
+
+/** 423: another (account, client) holds the project's lock; the answer says who, and until when. */
+export function lockHeld(lock: LockRecord): HttpProblem {
+  return v1ProblemOf('lock_held', {
+    detail: `${lock.holderName} is editing (${lock.label || lock.kind}).`,
+    extras: { lock: heldLockBody(lock) },
+  });
+}
+
+/** 422 `last_owner`: the change would leave the project without an owner. */
+export function lastOwner(): HttpProblem {
+  return v1ProblemOf('last_owner', {
+    detail: 'The project must keep at least one owner.',
+    extras: { errors: fieldErrorsOf([['role', 'the last owner cannot be lowered or removed']]) },
+  });
+}
+
+/** 422 `unknown_account`: only an existing account can be made a member. */
+export function unknownAccount(): HttpProblem {
+  return v1ProblemOf('unknown_account', {
+    detail: 'Only an existing account can be made a member.',
+    extras: { errors: fieldErrorsOf([['email', 'no account has this e-mail address']]) },
   });
 }

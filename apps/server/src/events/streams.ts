@@ -4,7 +4,9 @@ import type { Logger } from 'pino';
 import { problemOf } from '../http/problem.js';
 import type { EventHub } from './hub.js';
 import { ProjectAudience } from './audience.js';
-import { HEARTBEAT_MS, StreamCounts, eventChunk, startEventStream, writeEvent } from './sse.js';
+import { eventChunk } from './sse.js';
+import { StreamSet } from './stream-set.js';
+import type { EventStream } from './stream-set.js';
 
 /** What one stream asks for. */
 export interface StreamFilter {
@@ -15,11 +17,8 @@ export interface StreamFilter {
 }
 
 interface Subscriber {
-  readonly res: Response;
-  readonly accountNumber: number;
+  readonly stream: EventStream;
   readonly filter: StreamFilter;
-  /** Whether the caller's credentials still hold. */
-  readonly allowed: () => Promise<boolean>;
   /** Events held while the stored ones are replayed; null once live. */
   held: EventRecord[] | null;
   /** The last number sent (replay and live events are sent once each, in order). */
@@ -53,18 +52,21 @@ export class EventStreams {
   readonly #store: Store;
   readonly #logger: Logger;
   readonly #audience: ProjectAudience;
-  readonly #counts: StreamCounts;
+  readonly #streams: StreamSet;
   readonly #subscribers = new Set<Subscriber>();
   #unlisten: (() => void) | null = null;
-  #heartbeat: NodeJS.Timeout | undefined;
-  #closed = false;
 
   constructor(options: { hub: EventHub; store: Store; logger: Logger; maxPerAccount: number }) {
     this.#hub = options.hub;
     this.#store = options.store;
     this.#logger = options.logger;
     this.#audience = new ProjectAudience(options.store);
-    this.#counts = new StreamCounts(options.maxPerAccount);
+    this.#streams = new StreamSet({
+      maxPerAccount: options.maxPerAccount,
+      stopping: () => problemOf('stopping', { detail: 'The server is stopping; connect again.' }),
+      // Membership is read again at each heartbeat, as access is checked.
+      onBeat: () => this.#audience.forgetAll(),
+    });
   }
 
   get size(): number {
@@ -81,51 +83,34 @@ export class EventStreams {
     allowed: () => Promise<boolean>;
     head: boolean;
   }): Promise<void> {
-    const { res, accountNumber } = input;
-    if (this.#closed)
-      throw problemOf('stopping', { detail: 'The server is stopping; connect again.' });
+    this.#streams.refuseIfClosed();
     await this.#hub.start();
-    this.#counts.take(accountNumber);
-    if (!startEventStream(res, input.head)) {
-      this.#counts.give(accountNumber);
-      return;
-    }
+    const stream = this.#streams.open(input);
+    if (!stream) return;
     const subscriber: Subscriber = {
-      res,
-      accountNumber,
+      stream,
       filter: input.filter,
-      allowed: input.allowed,
       held: input.lastEventId === null ? null : [],
       sent: input.lastEventId ?? this.#hub.delivered,
       turn: Promise.resolve(),
     };
     this.#subscribers.add(subscriber);
-    res.once('close', () => {
-      if (this.#subscribers.delete(subscriber)) this.#counts.give(accountNumber);
+    input.res.once('close', () => {
+      this.#subscribers.delete(subscriber);
       if (this.#subscribers.size === 0) this.#stop();
     });
-    this.#begin();
+    this.#unlisten ??= this.#hub.listen((event) => this.#dispatch(event));
     if (input.lastEventId !== null) await this.#replay(subscriber, input.lastEventId);
   }
 
   close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
     this.#stop();
-    for (const subscriber of this.#subscribers) subscriber.res.end();
-  }
-
-  #begin(): void {
-    if (this.#unlisten) return;
-    this.#unlisten = this.#hub.listen((event) => this.#dispatch(event));
-    this.#heartbeat = setInterval(() => void this.#beat(), HEARTBEAT_MS);
-    this.#heartbeat.unref();
+    this.#streams.close();
   }
 
   #stop(): void {
     this.#unlisten?.();
     this.#unlisten = null;
-    clearInterval(this.#heartbeat);
   }
 
   #dispatch(event: EventRecord): void {
@@ -138,21 +123,17 @@ export class EventStreams {
 
   /** Sends the events stored after `after` (or `resync` when they are gone), then the held ones. */
   async #replay(subscriber: Subscriber, after: number): Promise<void> {
+    const { stream } = subscriber;
     try {
       const { oldest } = await this.#store.events.bounds();
-      if (oldest > after + 1) {
-        writeEvent(
-          subscriber.res,
-          eventChunk('resync', JSON.stringify({ oldest_id: String(oldest) })),
-        );
-      }
+      if (oldest > after + 1) stream.event('resync', JSON.stringify({ oldest_id: String(oldest) }));
       for await (const event of this.#hub.replay(after)) {
-        if (subscriber.res.writableEnded) return;
+        if (stream.ended) return;
         this.#offer(subscriber, event);
       }
     } catch (error) {
       this.#logger.warn({ err: error }, 'events: replay failed');
-      subscriber.res.end();
+      stream.end();
       return;
     }
     const held = subscriber.held ?? [];
@@ -162,30 +143,18 @@ export class EventStreams {
 
   /** Sends `event` to `subscriber` when it asked for it and may see it, after those before it. */
   #offer(subscriber: Subscriber, event: EventRecord): void {
-    const { filter } = subscriber;
+    const { filter, stream } = subscriber;
     if (!filter.kinds.has(event.kind)) return;
     if (filter.projectId !== null && event.projectId !== filter.projectId) return;
     subscriber.turn = subscriber.turn.then(async () => {
       if (event.seq <= subscriber.sent) return;
-      if (!(await this.#audience.sees(subscriber.accountNumber, event))) return;
+      if (!(await this.#audience.sees(stream.accountNumber, event))) return;
       subscriber.sent = event.seq;
-      writeEvent(subscriber.res, chunkOf(event));
+      stream.write(chunkOf(event));
     });
     subscriber.turn.catch((error: unknown) => {
       this.#logger.warn({ err: error }, 'events: deciding access failed');
-      subscriber.res.end();
+      stream.end();
     });
-  }
-
-  /** A comment line on every stream; a stream whose credentials no longer hold ends. */
-  async #beat(): Promise<void> {
-    const subscribers = [...this.#subscribers];
-    for (const { res } of subscribers) if (!res.writableEnded) res.write(': heartbeat\n\n');
-    this.#audience.forgetAll();
-    await Promise.all(
-      subscribers.map(async (subscriber) => {
-        if (!(await subscriber.allowed().catch(() => true))) subscriber.res.end();
-      }),
-    );
   }
 }

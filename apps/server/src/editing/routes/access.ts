@@ -1,15 +1,13 @@
-// The refusals every project route shares, in the order of decisions §8:
-// 401 (requireAuth, before the router) → 404 → 403 → 423 → 400 → 422 → 409.
+// Who the request is, for the refusals of service/access.ts: the account it authenticated as,
+// and the client it names in X-Editor-Client (the lock's holder is the pair).
 import type { Request } from 'express';
-import type { DraftRecord, LockHolder, LockRecord, PageAccess, ProjectAccess } from '@galley/store';
+import type { LockHolder, PageAccess, ProjectAccess } from '@galley/store';
 import { authOf } from '../../auth/context.js';
 import type { AuthContext } from '../../auth/context.js';
 import { editorClientOf, isValidEditorClient } from '../../http/editor-client.js';
 import type { EditingContext } from '../context.js';
-import { heldLockBody } from '../present.js';
-import { v1ProblemOf } from '../problems.js';
-
-export type Need = 'read' | 'edit' | 'owner';
+import { editingAccess, pageAccess, projectAccess, refuseForeignLock } from '../service/access.js';
+import type { EditingAccess, Need } from '../service/access.js';
 
 /** The caller's project: 404 when absent or not a member, 403 when the role is too low. */
 export async function projectFor(
@@ -19,10 +17,22 @@ export async function projectFor(
   need: Need,
 ): Promise<ProjectAccess & { auth: AuthContext }> {
   const auth = authOf(req);
-  const access = await ctx.store.projects.access(projectId, auth.account.accountNumber);
-  if (!access) throw v1ProblemOf('not_found', { detail: 'No such project.' });
-  requireRole(access, need);
-  return { ...access, auth };
+  return { ...(await projectAccess(ctx.store, projectId, auth.account.accountNumber, need)), auth };
+}
+
+/**
+ * A change of the caller's project: as `projectFor`, then 423 while another client holds the
+ * lock (a change needs none of its own), then 400 without a valid X-Editor-Client.
+ */
+export async function projectChangeFor(
+  ctx: EditingContext,
+  req: Request,
+  projectId: string,
+  need: Need,
+): Promise<ProjectAccess & { auth: AuthContext; holder: LockHolder }> {
+  const access = await projectFor(ctx, req, projectId, need);
+  await refuseForeignLockOf(ctx, req, access);
+  return { ...access, holder: holderOf(req, access.auth) };
 }
 
 /** The caller's page (any revision's) and its project: 404 when absent or not a member. */
@@ -32,47 +42,28 @@ export async function pageFor(
   pageId: string,
 ): Promise<PageAccess & { auth: AuthContext }> {
   const auth = authOf(req);
-  const access = await ctx.store.projects.pageAccess(pageId, auth.account.accountNumber);
-  if (!access) throw v1ProblemOf('not_found', { detail: 'No such page.' });
-  return { ...access, auth };
+  return { ...(await pageAccess(ctx.store, pageId, auth.account.accountNumber)), auth };
 }
 
-/** What a page-editing request decides on, after the refusals every one of them shares. */
-export interface Editing {
+/** What a page-editing request decides on (see `editingAccess`), with the caller's holder pair. */
+export interface Editing extends Omit<EditingAccess, 'access'> {
   access: PageAccess & { auth: AuthContext };
-  lock: LockRecord | null;
   holder: LockHolder;
-  /** The caller's open draft of the page, as read at the start of the request. */
-  draft: DraftRecord | null;
 }
 
-/**
- * A page-editing request: 404 (absent, gone from the current revision, not a member) → 403
- * (viewer) → 423 (another client's lock) → 400 (X-Editor-Client). Page, role, lock and draft
- * come from one read.
- */
+/** A page-editing request: `editingAccess`'s refusals, then 400 (X-Editor-Client). */
 export async function editingFor(
   ctx: EditingContext,
   req: Request,
   pageId: string,
 ): Promise<Editing> {
   const auth = authOf(req);
-  const sent = maybeHolder(req, auth);
-  const found = await ctx.store.drafts.editing(
+  const found = await editingAccess(
+    ctx,
     pageId,
     auth.account.accountNumber,
-    sent?.client ?? null,
+    maybeHolder(req, auth),
   );
-  if (!found) throw v1ProblemOf('not_found', { detail: 'No such page.' });
-  const { project, page } = found.access;
-  const state = await ctx.states.get(project.id, project.revision);
-  if (!state.pages.some((p) => p.file === page.file)) {
-    throw v1ProblemOf('not_found', {
-      detail: 'The page is not in the current version of its project.',
-    });
-  }
-  requireRole(found.access, 'edit');
-  if (found.lock && !isHolder(found.lock, sent)) throw lockHeld(found.lock);
   return {
     access: { ...found.access, auth },
     lock: found.lock,
@@ -81,17 +72,17 @@ export async function editingFor(
   };
 }
 
-export function requireRole(access: ProjectAccess, need: Need): void {
-  if (need === 'edit' && access.role === 'viewer') {
-    throw v1ProblemOf('forbidden', { detail: 'A viewer may read and export, not change.' });
-  }
-  if (need === 'owner' && access.role !== 'owner') {
-    throw v1ProblemOf('owner_required', { detail: 'Only an owner may do this.' });
-  }
+/** 423 `lock_held` when a lock in force belongs to another (account, client) than the caller. */
+export function refuseForeignLockOf(
+  ctx: EditingContext,
+  req: Request,
+  access: ProjectAccess & { auth: AuthContext },
+) {
+  return refuseForeignLock(ctx.store, access.project.id, maybeHolder(req, access.auth));
 }
 
 /** The (account, X-Editor-Client) pair of the request, or null when the header is not valid. */
-export function maybeHolder(req: Request, auth: AuthContext): LockHolder | null {
+function maybeHolder(req: Request, auth: AuthContext): LockHolder | null {
   const client = req.get('x-editor-client');
   return isValidEditorClient(client) ? { accountNumber: auth.account.accountNumber, client } : null;
 }
@@ -99,37 +90,4 @@ export function maybeHolder(req: Request, auth: AuthContext): LockHolder | null 
 /** After the 423 check: the caller's holder pair, or 400 for a missing or bad X-Editor-Client. */
 export function holderOf(req: Request, auth: AuthContext): LockHolder {
   return { accountNumber: auth.account.accountNumber, client: editorClientOf(req) };
-}
-
-/** 423 `lock_held` when a lock in force belongs to another (account, client); else that lock. */
-export async function refuseForeignLock(
-  ctx: EditingContext,
-  req: Request,
-  access: ProjectAccess & { auth: AuthContext },
-): Promise<LockRecord | null> {
-  const lock = await ctx.store.projectLocks.active(access.project.id);
-  if (lock && !isHolder(lock, maybeHolder(req, access.auth))) throw lockHeld(lock);
-  return lock;
-}
-
-export function lockHeld(lock: LockRecord) {
-  return v1ProblemOf('lock_held', {
-    detail: `${lock.holderName} is editing (${lock.label || lock.kind}).`,
-    extras: { lock: heldLockBody(lock) },
-  });
-}
-
-/** Page editing needs the caller's own lock: 409 `lock_required` without one. */
-export function requireOwnLock(lock: LockRecord | null, holder: LockHolder): void {
-  if (!lock || !isHolder(lock, holder)) {
-    throw v1ProblemOf('lock_required', {
-      detail: 'Take the project lock (PUT /projects/{id}/lock) first.',
-    });
-  }
-}
-
-function isHolder(lock: LockRecord, holder: LockHolder | null): boolean {
-  return (
-    holder !== null && lock.accountNumber === holder.accountNumber && lock.client === holder.client
-  );
 }

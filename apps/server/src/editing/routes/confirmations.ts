@@ -1,12 +1,11 @@
 import { v1 } from '@galley/core';
 import type { EditingRouter } from '../../openapi/api-router.js';
-import { holderOf, projectFor, refuseForeignLock } from './access.js';
+import { holderOf, projectFor, refuseForeignLockOf } from './access.js';
 import type { EditingContext } from '../context.js';
 import { confirmationBody } from '../present.js';
 import { v1ProblemOf } from '../problems.js';
 import { parseOptionalBody } from '../../http/parse.js';
-import { decodeCursor, pageOf } from '../../http/paging.js';
-import { BelowCursor } from '../urls.js';
+import { numberedPage } from './paging.js';
 
 /** Versions confirmed by a person; integrations poll these and import confirmed ZIPs only. */
 export function confirmationRoutes(api: EditingRouter, ctx: EditingContext): void {
@@ -32,16 +31,17 @@ export function confirmationRoutes(api: EditingRouter, ctx: EditingContext): voi
 
   api.handle('listConfirmations', async ({ req, res, params, query }) => {
     const { project } = await projectFor(ctx, req, params.id, 'read');
-    const { per_page, page } = query();
-    const before = decodeCursor(BelowCursor, page)?.below;
-    const rows = await ctx.store.confirmations.list(project.id, {
-      limit: per_page + 1,
-      ...(before !== undefined ? { before } : {}),
-    });
-    const { shown, cursor } = pageOf(rows, per_page, (last) => ({ below: last.version }));
+    const list = { route: 'listConfirmations', projectId: project.id, from: 'below' } as const;
+    const page = await numberedPage(
+      ctx,
+      list,
+      query(),
+      (range) => ctx.store.confirmations.list(project.id, range),
+      (confirmation) => confirmation.version,
+    );
     res.json({
-      confirmations: shown.map(await present(project.id, project.revision)),
-      next_page_url: ctx.urls.nextPage('listConfirmations', { id: project.id }, per_page, cursor),
+      confirmations: page.shown.map(await present(project.id, project.revision)),
+      next_page_url: page.next_page_url,
     });
   });
 
@@ -54,7 +54,7 @@ export function confirmationRoutes(api: EditingRouter, ctx: EditingContext): voi
       });
     }
     // Like every write, refused while another client holds the lock; it needs none of its own.
-    await refuseForeignLock(ctx, req, access);
+    await refuseForeignLockOf(ctx, req, access);
     holderOf(req, access.auth);
     const { note } = await parseOptionalBody(req, res, v1.Confirm, ctx.jsonLimitBytes);
     const confirmed = await ctx.changes.confirm(params.id, access.auth.account, note ?? null);

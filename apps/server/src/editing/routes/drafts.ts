@@ -1,10 +1,11 @@
 import type { Request } from 'express';
 import { parseNoBody } from '../../http/parse.js';
 import type { EditingRouter } from '../../openapi/api-router.js';
-import { editingFor, requireOwnLock } from './access.js';
 import type { EditingContext } from '../context.js';
 import { v1ProblemOf } from '../problems.js';
+import { requireOwnLock } from '../service/access.js';
 import type { SaveService } from '../service/save-service.js';
+import { editingFor } from './access.js';
 
 /** Steps 2 to 4 of the editing flow: drafts, operations, draft undo/redo, save. */
 export function draftRoutes(api: EditingRouter, ctx: EditingContext, saves: SaveService): void {
@@ -62,21 +63,8 @@ export function draftRoutes(api: EditingRouter, ctx: EditingContext, saves: Save
   }
 
   api.handle('save', async ({ req, res, params, body }) => {
-    const { access, lock, holder, draft } = await editing(req, params.page);
+    const found = await editing(req, params.page);
     const request = await body();
-    const saved = await ctx.drafts.exclusive(access, holder, async () => {
-      const replay = await saves.replay(access, request.commit_id);
-      if (replay) return replay;
-      requireOwnLock(lock, holder);
-      const row = await ctx.drafts.row(access, holder, draft);
-      if (row.token !== request.draft_token) {
-        // The same save, finished meanwhile by another process, may have moved the token.
-        const finished = await saves.replay(access, request.commit_id);
-        if (finished) return finished;
-        throw v1ProblemOf('stale_draft_token', { detail: 'Save with the newest draft token.' });
-      }
-      return saves.save(access, access.auth.account, row, request);
-    });
-    res.json(saved);
+    res.json(await saves.saveDraft(found, found.access.auth.account, request));
   });
 }

@@ -2,7 +2,7 @@ import { StoredNumber } from '@galley/core';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { EditingRouter } from '../../openapi/api-router.js';
-import { holderOf, projectFor, refuseForeignLock } from './access.js';
+import { projectChangeFor, projectFor } from './access.js';
 import type { EditingContext } from '../context.js';
 import { pageItems, projectBody, withUnsavedDrafts } from '../present.js';
 import { folderCheckFailed, v1ProblemOf } from '../problems.js';
@@ -38,9 +38,7 @@ export function folderRoutes(api: EditingRouter, ctx: EditingContext): void {
   });
 
   api.handle('replaceFolder', async ({ req, res, params }) => {
-    const access = await projectFor(ctx, req, params.id, 'edit');
-    await refuseForeignLock(ctx, req, access);
-    holderOf(req, access.auth);
+    const access = await projectChangeFor(ctx, req, params.id, 'edit');
     const intake = await intakeUpload(req, ctx);
     if (!intake.ok) throw folderCheckFailed(intake.report);
     const project = await ctx.changes.replaceFolder(params.id, access.auth.account, intake.folder);

@@ -26,14 +26,14 @@ export function pageRoutes(api: EditingRouter, ctx: EditingContext): void {
   api.handle('pageEvents', async ({ req, res, params }) => {
     const { project, page, auth } = await pageFor(ctx, req, params.page);
     const account = auth.account.accountNumber;
-    ctx.events.open({
+    const stream = ctx.pageStreams.open({
       res,
-      page: { id: page.id, projectId: project.id },
       accountNumber: account,
       head: req.method === 'HEAD',
       allowed: async () =>
         (await stillAuthenticated(ctx.store, req, account)) &&
         (await ctx.store.projects.access(project.id, account)) !== null,
     });
+    if (stream) res.once('close', ctx.events.watch({ id: page.id, projectId: project.id }, stream));
   });
 }

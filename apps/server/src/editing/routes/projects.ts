@@ -3,12 +3,13 @@ import { z } from 'zod';
 import { authOf } from '../../auth/context.js';
 import { editorClientOf } from '../../http/editor-client.js';
 import type { EditingRouter } from '../../openapi/api-router.js';
-import { holderOf, projectFor, refuseForeignLock } from './access.js';
 import type { EditingContext } from '../context.js';
 import { projectBody } from '../present.js';
-import { folderCheckFailed, v1ProblemOf } from '../problems.js';
-import { intakeUpload } from './upload.js';
+import { folderCheckFailed } from '../problems.js';
+import { deleteProject } from '../service/projects.js';
 import { decodeCursor, pageOf } from '../../http/paging.js';
+import { projectChangeFor, projectFor } from './access.js';
+import { intakeUpload } from './upload.js';
 
 const ProjectCursor = z.strictObject({ c: Timestamp, i: z.string().min(1) });
 /** GET/POST /projects…, GET/PATCH/DELETE /projects/{id}. */
@@ -49,24 +50,15 @@ export function projectRoutes(api: EditingRouter, ctx: EditingContext): void {
   });
 
   api.handle('renameProject', async ({ req, res, params, body }) => {
-    const access = await projectFor(ctx, req, params.id, 'edit');
-    await refuseForeignLock(ctx, req, access);
-    holderOf(req, access.auth);
+    const access = await projectChangeFor(ctx, req, params.id, 'edit');
     const { title } = await body();
     const project = await ctx.changes.rename(params.id, access.auth.account, title);
     res.json(projectBody(ctx.urls, { project, role: access.role }));
   });
 
   api.handle('deleteProject', async ({ req, res, params }) => {
-    const access = await projectFor(ctx, req, params.id, 'owner');
-    await refuseForeignLock(ctx, req, access);
-    holderOf(req, access.auth);
-    // Read first: once deleted, the project no longer says who may hear of it.
-    const members = await ctx.store.projectMembers.list(params.id);
-    if (!(await ctx.store.projects.delete(params.id)))
-      throw v1ProblemOf('not_found', { detail: 'Gone.' });
-    const audience = members.map((member) => member.accountNumber);
-    ctx.signals.changed(params.id, { kind: 'project.deleted', data: {} }, audience);
+    await projectChangeFor(ctx, req, params.id, 'owner');
+    await deleteProject(ctx, params.id);
     res.status(204).end();
   });
 }

@@ -1,29 +1,24 @@
-import type { Response } from 'express';
 import type { Logger } from 'pino';
-import type { PageWatch, Store } from '@galley/store';
-import { lockState } from '../present.js';
-import { v1ProblemOf } from '../problems.js';
-import type { DraftService } from './draft-service.js';
+import type { PageWatch as WatchedPage, Store } from '@galley/store';
 import type { EventHub } from '../../events/hub.js';
-import {
-  HEARTBEAT_MS,
-  StreamCounts,
-  eventChunk,
-  startEventStream,
-  writeEvent,
-} from '../../events/sse.js';
+import { lockState } from '../present.js';
+import type { DraftService } from './draft-service.js';
 import type { SavedPages } from './saved-pages.js';
 
 /** How often a watched page is read again, for what no event tells (a lock that expired). */
 const RECHECK_MS = 5_000;
 
+/** Someone watching a page: told its events (`lock`, `draft`, `saved`) as they happen. */
+export interface PageWatcher {
+  event(name: string, data: string): void;
+  /** The page is gone (its project was deleted): nothing more will come. */
+  end(): void;
+}
+
 interface Stream {
-  readonly res: Response;
-  readonly accountNumber: number;
-  /** Whether the stream has been told the page's state (its first events). */
+  readonly watcher: PageWatcher;
+  /** Whether the watcher has been told the page's state (its first events). */
   primed: boolean;
-  /** Whether the caller may still read the page (credentials and membership). */
-  readonly allowed: () => Promise<boolean>;
 }
 
 /** A watched page, read once for all its streams; what they were told last. */
@@ -43,88 +38,61 @@ interface Topic {
   again: boolean;
 }
 
-export interface PageEventsOptions {
-  store: Store;
-  drafts: DraftService;
-  pages: SavedPages;
-  hub: EventHub;
-  logger: Logger;
-  /** Streams one account may have open at once (429 beyond). */
-  maxStreamsPerAccount: number;
-}
-
 /**
- * Live read-only views of pages (`GET /pages/{page}/events`, server-sent events): the lock, the
- * lock holder's draft of the page and the project's saved revision, sent when they change. They
- * are a view of the one event source (EventHub), filtered to the page's project: each of its
- * events, from any process, has the page read again; what no event tells (a lock that expired)
- * is found by reading every watched page again every few seconds. A page is read once for all
- * its streams.
+ * Live read-only views of pages (`GET /pages/{page}/events`): the lock, the lock holder's draft
+ * of the page and the project's saved revision, told when they change. They are a view of the
+ * one event source (EventHub), filtered to the page's project: each of its events, from any
+ * process, has the page read again; what no event tells (a lock that expired) is found by
+ * reading every watched page again every few seconds. A page is read once for all its watchers.
  */
 export class PageEvents {
   readonly #store: Store;
   readonly #drafts: DraftService;
   readonly #pages: SavedPages;
   readonly #logger: Logger;
-  readonly #counts: StreamCounts;
   readonly #topics = new Map<string, Topic>();
   readonly #unlisten: () => void;
-  #timers: NodeJS.Timeout[] = [];
+  #recheck: NodeJS.Timeout | undefined;
   #closed = false;
 
-  constructor(options: PageEventsOptions) {
+  constructor(options: {
+    store: Store;
+    drafts: DraftService;
+    pages: SavedPages;
+    hub: EventHub;
+    logger: Logger;
+  }) {
     this.#store = options.store;
     this.#drafts = options.drafts;
     this.#pages = options.pages;
     this.#logger = options.logger;
-    this.#counts = new StreamCounts(options.maxStreamsPerAccount);
     this.#unlisten = options.hub.listen((event) => {
       for (const topic of this.#topics.values())
         if (topic.projectId === event.projectId) this.#read(topic);
     });
   }
 
-  /** Streams open now. */
-  get size(): number {
-    let n = 0;
-    for (const topic of this.#topics.values()) n += topic.streams.size;
-    return n;
-  }
-
-  /**
-   * Answers `res` with the page's event stream: 429 `too_many_streams` when the account has its
-   * most open already, 503 `stopping` once the server stops.
-   */
-  open(input: {
-    res: Response;
-    page: { id: string; projectId: string };
-    accountNumber: number;
-    allowed: () => Promise<boolean>;
-    head: boolean;
-  }): void {
-    const { res, accountNumber } = input;
-    if (this.#closed)
-      throw v1ProblemOf('stopping', { detail: 'The server is stopping; connect again.' });
-    this.#counts.take(accountNumber);
-    if (!startEventStream(res, input.head)) {
-      this.#counts.give(accountNumber);
-      return;
-    }
-    const stream: Stream = { res, accountNumber, primed: false, allowed: input.allowed };
-    const topic = this.#topicOf(input.page);
+  /** Tells `watcher` the page's state, then each change; until the returned function is called. */
+  watch(page: { id: string; projectId: string }, watcher: PageWatcher): () => void {
+    const stream: Stream = { watcher, primed: false };
+    const topic = this.#topicOf(page);
     topic.streams.add(stream);
-    res.once('close', () => this.#drop(topic, stream));
-    this.#startTimers();
+    if (!this.#recheck && !this.#closed) {
+      this.#recheck = setInterval(() => {
+        for (const watched of this.#topics.values()) this.#read(watched);
+      }, RECHECK_MS);
+      this.#recheck.unref();
+    }
     this.#read(topic);
+    return () => this.#drop(topic, stream);
   }
 
-  /** Ends every stream (their clients may connect again) and stops watching. */
+  /** Stops watching (the watchers' streams are ended where they were opened). */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
     this.#unlisten();
-    this.#stopTimers();
-    for (const topic of this.#topics.values()) for (const stream of topic.streams) stream.res.end();
+    this.#stopRecheck();
   }
 
   #topicOf(page: { id: string; projectId: string }): Topic {
@@ -149,9 +117,13 @@ export class PageEvents {
 
   #drop(topic: Topic, stream: Stream): void {
     if (!topic.streams.delete(stream)) return;
-    this.#counts.give(stream.accountNumber);
     if (topic.streams.size === 0) this.#topics.delete(topic.pageId);
-    if (this.#topics.size === 0) this.#stopTimers();
+    if (this.#topics.size === 0) this.#stopRecheck();
+  }
+
+  #stopRecheck(): void {
+    clearInterval(this.#recheck);
+    this.#recheck = undefined;
   }
 
   /** Reads the topic's page again now, or once more after the read under way. */
@@ -179,7 +151,7 @@ export class PageEvents {
     const watch = await this.#store.drafts.watch(topic.pageId);
     if (!watch) {
       // The page's project was deleted.
-      for (const stream of topic.streams) stream.res.end();
+      for (const stream of topic.streams) stream.watcher.end();
       return;
     }
     const lock = JSON.stringify(lockState(watch.lock));
@@ -188,14 +160,14 @@ export class PageEvents {
     const saved = topic.revision !== null && topic.revision !== watch.revision;
     for (const stream of topic.streams) {
       if (!stream.primed) {
-        this.#send(stream, 'lock', lock);
-        if (draft.data !== null) this.#send(stream, 'draft', draft.data);
+        stream.watcher.event('lock', lock);
+        if (draft.data !== null) stream.watcher.event('draft', draft.data);
         stream.primed = true;
         continue;
       }
-      if (lock !== topic.lock) this.#send(stream, 'lock', lock);
-      if (saved) this.#send(stream, 'saved', JSON.stringify({ revision: watch.revision }));
-      if (draft.changed && draft.data !== null) this.#send(stream, 'draft', draft.data);
+      if (lock !== topic.lock) stream.watcher.event('lock', lock);
+      if (saved) stream.watcher.event('saved', JSON.stringify({ revision: watch.revision }));
+      if (draft.changed && draft.data !== null) stream.watcher.event('draft', draft.data);
     }
     topic.lock = lock;
     topic.holder = holder;
@@ -208,7 +180,7 @@ export class PageEvents {
    */
   async #draftOf(
     topic: Topic,
-    watch: PageWatch,
+    watch: WatchedPage,
     holder: string | null,
   ): Promise<{ data: string | null; changed: boolean }> {
     const seen = watch.draft;
@@ -249,38 +221,5 @@ export class PageEvents {
     // Only a draft shown now is remembered for streams that connect later.
     topic.draft = seen ? data : null;
     return { data, changed: true };
-  }
-
-  #send(stream: Stream, event: string, data: string): void {
-    writeEvent(stream.res, eventChunk(event, data));
-  }
-
-  #startTimers(): void {
-    if (this.#timers.length > 0 || this.#closed) return;
-    const recheck = setInterval(() => {
-      for (const topic of this.#topics.values()) this.#read(topic);
-    }, RECHECK_MS);
-    const heartbeat = setInterval(() => void this.#heartbeat(), HEARTBEAT_MS);
-    this.#timers = [recheck, heartbeat];
-    for (const timer of this.#timers) timer.unref();
-  }
-
-  #stopTimers(): void {
-    for (const timer of this.#timers) clearInterval(timer);
-    this.#timers = [];
-  }
-
-  /** A comment line on every stream; a stream whose caller may no longer read the page ends. */
-  async #heartbeat(): Promise<void> {
-    const streams = [...this.#topics.values()].flatMap((topic) => [...topic.streams]);
-    for (const stream of streams) {
-      if (!stream.res.writableEnded) stream.res.write(': heartbeat\n\n');
-    }
-    await Promise.all(
-      streams.map(async (stream) => {
-        const allowed = await stream.allowed().catch(() => true);
-        if (!allowed) stream.res.end();
-      }),
-    );
   }
 }

@@ -13,6 +13,7 @@ import type { EditingSignals } from './editing-signals.js';
 import type { FolderFiles } from './folder-files.js';
 import { folderStateOf, renamedProjectJson } from './folder-state.js';
 import { KeyedSerial } from './keyed-serial.js';
+import type { EditingParts } from './parts.js';
 import type { RevisionStates } from './revision-states.js';
 
 /** A change of the saved folder, proposed against the current revision. */
@@ -82,12 +83,7 @@ export class ProjectChanges {
   readonly #signals: EditingSignals;
   readonly #serial = new KeyedSerial();
 
-  constructor(options: {
-    store: Store;
-    states: RevisionStates;
-    files: FolderFiles;
-    signals: EditingSignals;
-  }) {
+  constructor(options: EditingParts) {
     this.#store = options.store;
     this.#states = options.states;
     this.#files = options.files;

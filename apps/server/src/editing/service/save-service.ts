@@ -1,9 +1,19 @@
 import { blocksSave, checkSave } from '@galley/core';
 import type { v1 } from '@galley/core';
-import type { Account, Clock, DraftRecord, PageAccess, Store, StoreScope } from '@galley/store';
+import type {
+  Account,
+  Clock,
+  DraftRecord,
+  LockHolder,
+  LockRecord,
+  PageAccess,
+  Store,
+  StoreScope,
+} from '@galley/store';
 import { isoTime, sha256Hex } from '@galley/store';
 import type { z } from 'zod';
 import { folderCheckFailed, v1ProblemOf } from '../problems.js';
+import { requireOwnLock } from './access.js';
 import type { DraftService } from './draft-service.js';
 import type { FolderFiles } from './folder-files.js';
 import { folderStateOf } from './folder-state.js';
@@ -38,8 +48,39 @@ export class SaveService {
     this.#clock = options.clock;
   }
 
+  /**
+   * Saves the caller's draft (as read with `editing`), in the draft's turn: a resend of a save
+   * (its `commit_id`) answers its first answer, before anything else is asked of it; otherwise it
+   * needs the caller's lock (409) and the draft's newest token (409 `stale_draft_token`).
+   */
+  saveDraft(
+    editing: {
+      access: PageAccess;
+      lock: LockRecord | null;
+      holder: LockHolder;
+      draft: DraftRecord | null;
+    },
+    account: Account,
+    request: SaveRequest,
+  ): Promise<Saved> {
+    const { access, lock, holder, draft } = editing;
+    return this.#drafts.exclusive(access, holder, async () => {
+      const replay = await this.#replay(access, request.commit_id);
+      if (replay) return replay;
+      requireOwnLock(lock, holder);
+      const row = await this.#drafts.row(access, holder, draft);
+      if (row.token !== request.draft_token) {
+        // The same save, finished meanwhile by another process, may have moved the token.
+        const finished = await this.#replay(access, request.commit_id);
+        if (finished) return finished;
+        throw v1ProblemOf('stale_draft_token', { detail: 'Save with the newest draft token.' });
+      }
+      return this.#save(access, account, row, request);
+    });
+  }
+
   /** The answer of the save that used `commitId` in this project, or null (see `ownAnswer`). */
-  async replay(access: PageAccess, commitId: string): Promise<Saved | null> {
+  async #replay(access: PageAccess, commitId: string): Promise<Saved | null> {
     const saved = await this.#store.projectRevisions.findCommit(access.project.id, commitId);
     return saved === null ? null : ownAnswer(access, saved as Saved);
   }
@@ -49,25 +90,25 @@ export class SaveService {
    * run in another process at the same time (a client resending it to another server): then
    * exactly one records it, and both answer the recorded answer.
    */
-  async save(
+  async #save(
     access: PageAccess,
     account: Account,
     row: DraftRecord,
     body: SaveRequest,
   ): Promise<Saved> {
     try {
-      return await this.#save(access, account, row, body);
+      return await this.#write(access, account, row, body);
     } catch (error) {
       // The same commit id was recorded while this request ran (its revision moved the page
       // from under this one, or took the commit id first: a unique violation): the first answer
       // is the answer. Any other failure stands (and a failed look-up does not hide it).
-      const first = await this.replay(access, body.commit_id).catch(() => null);
+      const first = await this.#replay(access, body.commit_id).catch(() => null);
       if (first) return first;
       throw error;
     }
   }
 
-  async #save(
+  async #write(
     access: PageAccess,
     account: Account,
     row: DraftRecord,
