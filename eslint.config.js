@@ -62,4 +62,26 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // A server service knows no HTTP (docs/architecture.md): plain inputs in, results or a code
+    // of its interface's problems.ts out; its routes read requests and write answers.
+    files: ['apps/server/src/*/service/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['express', 'express/*', 'express-*', '**/http/*', '**/http/**'],
+              message: 'A service knows no HTTP: refuse with a code of ../problems.js.',
+            },
+            {
+              group: ['**/routes/*', '**/openapi/*', '**/auth/*'],
+              message: 'A service is called by routes, never the other way round.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );
