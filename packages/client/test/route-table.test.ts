@@ -56,7 +56,7 @@ describe('the route table', () => {
     expect(repeated).toEqual([]);
   });
 
-  it('names each operation once, and each is an operation of its interface', () => {
+  it('gives no two operations of an interface the same method and path', () => {
     for (const [, table] of tables) {
       const keys = Object.values(table).map((r) => `${r.method} ${r.path}`);
       expect(new Set(keys).size).toBe(keys.length);
