@@ -37,8 +37,6 @@ export type CallInput<S extends RouteSpec> = ParamsInput<S> &
     signal?: AbortSignal;
   };
 
-type Answer<S extends RouteSpec> = [AnswerOf<S>] extends [never] ? undefined : AnswerOf<S>;
-
 /**
  * Calls to one interface's routes by name (`call('getLock', {params: {id}})`): the method and
  * path come from the interface's paths, the types of what is sent and answered from its route
@@ -88,7 +86,7 @@ export function caller<T extends RouteTable>(
     url: <K extends keyof T & string>(name: K, input: CallInput<T[K]>) => request(name, input).url,
     /** The route's JSON answer (`undefined` for 204); a refusal throws `GalleyApiError`. */
     json: <K extends keyof T & string>(name: K, input: CallInput<T[K]>) =>
-      http.json<Answer<T[K]>>(request(name, input)),
+      http.json<AnswerOf<T[K]>>(request(name, input)),
     /** The answer's bytes and headers (ZIPs, files). */
     binary: <K extends keyof T & string>(name: K, input: CallInput<T[K]>): Promise<Binary> =>
       http.binary(request(name, input)),

@@ -72,7 +72,8 @@ export function withExamples<T extends RouteTable>(table: T, examples: Examples<
 
 type SuccessStatus = 200 | 201 | 202 | 206;
 type SchemaOf<R> = R extends { schema: infer S extends z.ZodType } ? z.output<S> : undefined;
-/** What a route answers when it succeeds (`undefined` for 204 and bodies that are not JSON). */
-export type AnswerOf<S extends RouteSpec> = {
+type Answers<S extends RouteSpec> = {
   [K in keyof S['responses'] & SuccessStatus]: SchemaOf<S['responses'][K]>;
 }[keyof S['responses'] & SuccessStatus];
+/** What a route answers when it succeeds (`undefined` for 204 and bodies that are not JSON). */
+export type AnswerOf<S extends RouteSpec> = [Answers<S>] extends [never] ? undefined : Answers<S>;
