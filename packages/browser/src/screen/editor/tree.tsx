@@ -9,10 +9,10 @@ import { visibleRows } from './tree-rows.js';
 const ROW_PX = 28;
 /**
  * Rows drawn beyond the view on each side. Few: a click far down the page scrolls the tree to a
- * new stretch whose rows are all new, and each is built, styled and laid out in the frame that
- * shows the selection.
+ * new stretch whose rows all change, each styled and laid out in the frame that shows the
+ * selection.
  */
-const OVERSCAN = 4;
+const OVERSCAN = 2;
 
 /**
  * The outline as an ARIA tree: one Tab stop, arrow keys to move (selection follows focus), Left
@@ -169,11 +169,14 @@ export function OutlineTree({ screen }: { screen: EditorScreen }) {
       <div class="tree-space" style={{ height: `${all.length * ROW_PX}px` }}>
         {all.slice(first, last).map((row, i) => {
           const { entry } = row;
+          // Keyed by slot, not by element: a jump to another stretch of the outline rewrites the
+          // drawn rows' text and attributes instead of building every row again.
+          const slot = (first + i) % (last - first);
           const problems = problemCounts.value.get(entry.node) ?? 0;
           const drop = dropAt.value?.node === entry.node ? dropAt.value.where : null;
           return (
             <div
-              key={entry.node}
+              key={slot}
               role="treeitem"
               data-node={entry.node}
               aria-level={row.level}
@@ -227,12 +230,13 @@ export function OutlineTree({ screen }: { screen: EditorScreen }) {
               >
                 {row.hasChildren ? (row.expanded ? '▾' : '▸') : ''}
               </span>
+              {/* The same parts in every row (empty when absent), so a reused row only changes text. */}
               <span class="tag">{entry.tag}</span>
-              {entry.id === null ? null : <span class="id">#{entry.id}</span>}
-              {entry.classes.length ? (
-                <span class="classes">.{entry.classes.join('.')}</span>
-              ) : null}
-              {entry.text ? <span class="text"> {entry.text}</span> : null}
+              <span class="id">{entry.id === null ? '' : `#${entry.id}`}</span>
+              <span class="classes">
+                {entry.classes.length ? `.${entry.classes.join('.')}` : ''}
+              </span>
+              <span class="text">{entry.text ? ` ${entry.text}` : ''}</span>
               {problems ? (
                 <span class="problem-mark" title={`${problems} problem(s)`}>
                   {' '}
