@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { EventRecord, NewEvent, Store } from '@galley/store';
 import { listenForEvents } from '@galley/store';
 import type { Logger } from 'pino';
@@ -9,6 +10,8 @@ const PAGE = 500;
 /** How long events are kept (the resumption window and webhook replays). */
 export const EVENT_RETENTION_MS = 7 * 24 * 3600 * 1000;
 const PRUNE_EVERY_MS = 3600 * 1000;
+/** Events stored in one transaction at most (see `publish`). */
+const BATCH = 500;
 
 export type EventListener = (event: EventRecord) => void;
 
@@ -33,7 +36,10 @@ export class EventHub {
   /** The number of the newest event given to listeners. */
   #delivered = 0;
   #started: Promise<void> | null = null;
-  #publishing: Promise<unknown> = Promise.resolve();
+  /** Events published and not yet stored, oldest first, each with its publisher's resolve. */
+  #queue: Array<{ event: NewEvent; stored: () => void }> = [];
+  /** The storing of the queue, while it runs. */
+  #storing: Promise<void> | null = null;
   #catchingUp = false;
   #again = false;
   #stopListening: (() => Promise<void>) | null = null;
@@ -75,21 +81,37 @@ export class EventHub {
     for (const timer of this.#timers) timer.unref();
   }
 
-  /** Stores `event` after those published before it by this process; resolves once listeners have it. */
+  /**
+   * Stores `event` after those published before it by this process; resolves once listeners
+   * have it. Events published meanwhile are stored together, in one transaction: one commit (a
+   * flush to disk) for each batch instead of each event, so a service answering thousands of
+   * operations a second neither queues events without bound nor spends its thread flushing.
+   */
   publish(event: NewEvent): Promise<void> {
-    const stored = this.#publishing.then(async () => {
-      if (this.#closed) return;
-      await this.start();
-      const record = await this.#store.events.append(event);
-      // The next number after the last given: no other process's event in between to read first.
-      if (record.seq === this.#delivered + 1 && !this.#catchingUp) this.#give([record]);
-      else this.#catchUp();
-    });
-    const logged = stored.catch((error: unknown) => {
-      this.#logger.warn({ err: error, kind: event.kind }, 'events: storing an event failed');
-    });
-    this.#publishing = logged;
-    return logged;
+    const stored = new Promise<void>((resolve) => this.#queue.push({ event, stored: resolve }));
+    this.#storing ??= this.#storeQueue().finally(() => (this.#storing = null));
+    return stored;
+  }
+
+  /** Stores the queue a batch at a time, letting the requests of one turn publish first. */
+  async #storeQueue(): Promise<void> {
+    while (this.#queue.length > 0) {
+      await nextTurn();
+      const batch = this.#queue.splice(0, BATCH);
+      try {
+        if (this.#closed) continue;
+        await this.start();
+        const records = await this.#store.events.appendAll(batch.map(({ event }) => event));
+        // Next after the last given: no other process's event in between to read first.
+        if (records[0]!.seq === this.#delivered + 1 && !this.#catchingUp) this.#give(records);
+        else this.#catchUp();
+      } catch (error) {
+        const kinds = batch.map(({ event }) => event.kind);
+        this.#logger.warn({ err: error, kinds }, 'events: storing events failed');
+      } finally {
+        for (const { stored } of batch) stored();
+      }
+    }
   }
 
   /** Calls `listener` with every event from now on; returns the function that stops it. */
@@ -120,7 +142,7 @@ export class EventHub {
     this.#closed = true;
     for (const timer of this.#timers) clearInterval(timer);
     this.#timers = [];
-    await this.#publishing;
+    await this.#storing;
     await this.#stopListening?.();
     this.#listeners.clear();
   }

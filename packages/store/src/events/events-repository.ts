@@ -39,27 +39,40 @@ export class EventsRepository {
    * Stores the event and a delivery for every webhook that asked for it, in one transaction; on
    * PostgreSQL, other processes are told (NOTIFY, sent at commit).
    */
-  append(event: NewEvent): Promise<EventRecord> {
+  async append(event: NewEvent): Promise<EventRecord> {
+    return (await this.appendAll([event]))[0]!;
+  }
+
+  /**
+   * `append` for several events at once, numbered in the order given, in one transaction: one
+   * commit (one flush to disk) for the lot, however many there are.
+   */
+  appendAll(events: readonly NewEvent[]): Promise<EventRecord[]> {
     return this.#scope.transaction(async (tx) => {
       const postgres = tx.kind === 'postgres';
       if (postgres) await sql`select pg_advisory_xact_lock(${EVENTS_LOCK})`.execute(tx.db);
       const at = isoTime(tx.clock.now());
-      const row = await tx.db
-        .insertInto('events')
-        .values({
-          kind: event.kind,
-          project_id: event.projectId,
-          account_number: event.accountNumber,
-          audience: event.audience ? JSON.stringify(event.audience) : null,
-          at,
-          data: JSON.stringify(event.data),
-        })
-        .returning('seq')
-        .executeTakeFirstOrThrow();
-      const stored: EventRecord = { ...event, seq: Number(row.seq), at };
+      const stored: EventRecord[] = [];
+      for (const event of events) {
+        const row = await tx.db
+          .insertInto('events')
+          .values({
+            kind: event.kind,
+            project_id: event.projectId,
+            account_number: event.accountNumber,
+            audience: event.audience ? JSON.stringify(event.audience) : null,
+            at,
+            data: JSON.stringify(event.data),
+          })
+          .returning('seq')
+          .executeTakeFirstOrThrow();
+        stored.push({ ...event, seq: Number(row.seq), at });
+      }
       await enqueueDeliveries(tx, stored);
-      if (postgres) {
-        await sql`select pg_notify(${EVENTS_CHANNEL}, ${String(stored.seq)})`.execute(tx.db);
+      if (postgres && stored.length > 0) {
+        await sql`select pg_notify(${EVENTS_CHANNEL}, ${String(stored.at(-1)!.seq)})`.execute(
+          tx.db,
+        );
       }
       return stored;
     });

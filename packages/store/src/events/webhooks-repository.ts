@@ -68,32 +68,54 @@ function toDelivery(row: WebhookDeliveriesTable): DeliveryRecord {
   };
 }
 
-/** A delivery for every webhook that asked for `event` (within the event's own transaction). */
-export async function enqueueDeliveries(tx: RepoScope, event: EventRecord): Promise<void> {
+/**
+ * A delivery for every webhook that asked for each of `events` (within the events' own
+ * transaction). The webhooks of a project, or of an account, are read once for all its events.
+ */
+export async function enqueueDeliveries(
+  tx: RepoScope,
+  events: readonly EventRecord[],
+): Promise<void> {
+  const hooksOf = new Map<string, Promise<Array<{ id: string; kinds: string[] }>>>();
+  for (const event of events) {
+    const owner =
+      event.projectId !== null ? `p ${event.projectId}` : `a ${String(event.accountNumber)}`;
+    let hooks = hooksOf.get(owner);
+    if (!hooks) {
+      hooks = webhooksFor(tx, event);
+      hooksOf.set(owner, hooks);
+    }
+    const wanted = (await hooks).filter((hook) => hook.kinds.includes(event.kind));
+    if (wanted.length === 0) continue;
+    const at = event.at;
+    await tx.db
+      .insertInto('webhook_deliveries')
+      .values(
+        wanted.map((hook) => ({
+          id: newId('dlv'),
+          webhook_id: hook.id,
+          event_seq: event.seq,
+          status: 'pending',
+          attempts: 0,
+          created_at: at,
+          next_attempt_at: at,
+        })),
+      )
+      .execute();
+  }
+}
+
+/** The webhooks that may want `event`: its project's, or (with none) its account's own. */
+async function webhooksFor(tx: RepoScope, event: EventRecord) {
   let hooks = tx.db.selectFrom('webhooks').select(['id', 'kinds']);
   hooks =
     event.projectId !== null
       ? hooks.where('project_id', '=', event.projectId)
       : hooks.where('project_id', 'is', null).where('account_number', '=', event.accountNumber);
-  const wanted = (await hooks.execute()).filter((hook) =>
-    (JSON.parse(hook.kinds) as string[]).includes(event.kind),
-  );
-  if (wanted.length === 0) return;
-  const at = event.at;
-  await tx.db
-    .insertInto('webhook_deliveries')
-    .values(
-      wanted.map((hook) => ({
-        id: newId('dlv'),
-        webhook_id: hook.id,
-        event_seq: event.seq,
-        status: 'pending',
-        attempts: 0,
-        created_at: at,
-        next_attempt_at: at,
-      })),
-    )
-    .execute();
+  return (await hooks.execute()).map((hook) => ({
+    id: hook.id,
+    kinds: JSON.parse(hook.kinds) as string[],
+  }));
 }
 
 /** Webhooks (a URL that receives chosen events) and their deliveries, with every try's answer. */
