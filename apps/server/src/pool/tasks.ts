@@ -55,13 +55,18 @@ export type TaskName = keyof Tasks;
 export type TaskInput<T extends TaskName> = Parameters<Tasks[T]>[0];
 export type TaskOutput<T extends TaskName> = ReturnType<Tasks[T]>;
 
-/** The ArrayBuffers under the byte arrays in `value` (each once), to move instead of copy. */
+/**
+ * The ArrayBuffers under the byte arrays in `value` (each once), to move instead of copy: the
+ * sender gives them up, and the views are made again on them on the other side (the files of a
+ * folder read from a ZIP are views of the ZIP's one buffer: moved once, never copied).
+ */
 export function buffersIn(value: unknown, into = new Set<ArrayBuffer>()): ArrayBuffer[] {
   if (value instanceof Uint8Array) {
-    // Only a buffer the array covers whole: a view into a shared one (Node's pool of small
-    // Buffers) would take its neighbours along.
+    // Not a slab of Node's pool of small Buffers, which a view shares with its neighbours: the
+    // array covers the buffer whole, or the buffer is larger than a slab.
     const { buffer } = value;
-    if (buffer instanceof ArrayBuffer && value.byteLength === buffer.byteLength) into.add(buffer);
+    const own = value.byteLength === buffer.byteLength || buffer.byteLength > Buffer.poolSize;
+    if (buffer instanceof ArrayBuffer && own) into.add(buffer);
   } else if (value instanceof Map) {
     for (const item of value.values()) buffersIn(item, into);
   } else if (Array.isArray(value)) {

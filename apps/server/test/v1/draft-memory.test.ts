@@ -13,6 +13,7 @@ import { DraftService } from '../../src/editing/service/draft-service.js';
 import type { DraftView } from '../../src/editing/service/draft-service.js';
 import { EditingSignals } from '../../src/editing/service/editing-signals.js';
 import { FolderFiles } from '../../src/editing/service/folder-files.js';
+import { hashFolder } from '../../src/editing/service/folder-state.js';
 import { WeightedLru } from '../../src/weighted-lru.js';
 import { ProjectChanges } from '../../src/editing/service/project-changes.js';
 import { RevisionStates } from '../../src/editing/service/revision-states.js';
@@ -84,7 +85,7 @@ describe('drafts without room in memory', () => {
     const hub = new EventHub({ store, logger: createLogger('silent'), databaseUrl: null });
     const signals = new EditingSignals(hub);
     const changes = new ProjectChanges({ store, states, files, signals });
-    const project = await changes.create(account, projectFolder());
+    const project = await changes.create(account, hashFolder(projectFolder()));
     const pageId = (await store.projectRevisions.pageIds(project.id)).get('index.html')!;
     const access = { project, role: 'owner' as const, page: { id: pageId, file: 'index.html' } };
     return { account, files, states, signals, pageId, access };

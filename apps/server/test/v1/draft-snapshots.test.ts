@@ -14,6 +14,7 @@ import { DraftService } from '../../src/editing/service/draft-service.js';
 import type { DraftView } from '../../src/editing/service/draft-service.js';
 import { EditingSignals } from '../../src/editing/service/editing-signals.js';
 import { FolderFiles } from '../../src/editing/service/folder-files.js';
+import { hashFolder } from '../../src/editing/service/folder-state.js';
 import { ProjectChanges } from '../../src/editing/service/project-changes.js';
 import { RevisionStates } from '../../src/editing/service/revision-states.js';
 import { projectFolder } from './helpers.js';
@@ -36,7 +37,7 @@ async function editedPage(store: Store) {
   );
   const project = await new ProjectChanges({ store, states, files, signals }).create(
     account,
-    projectFolder(),
+    hashFolder(projectFolder()),
   );
   const pageId = (await store.projectRevisions.pageIds(project.id)).get('index.html')!;
   const access = { project, role: 'owner' as const, page: { id: pageId, file: 'index.html' } };

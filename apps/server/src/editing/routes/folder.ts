@@ -41,7 +41,7 @@ export function folderRoutes(api: EditingRouter, ctx: EditingContext): void {
     const access = await projectChangeFor(ctx, req, params.id, 'edit');
     const intake = await intakeUpload(req, ctx);
     if (!intake.ok) throw folderCheckFailed(intake.report);
-    const project = await ctx.changes.replaceFolder(params.id, access.auth.account, intake.folder);
+    const project = await ctx.changes.replaceFolder(params.id, access.auth.account, intake);
     const body = projectBody(ctx.urls, { project, role: access.role });
     res.json(intake.site ? { ...body, site: intake.site } : body);
   });

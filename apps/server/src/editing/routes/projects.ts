@@ -37,7 +37,7 @@ export function projectRoutes(api: EditingRouter, ctx: EditingContext): void {
     editorClientOf(req);
     const intake = await intakeUpload(req, ctx);
     if (!intake.ok) throw folderCheckFailed(intake.report);
-    const project = await ctx.changes.create(auth.account, intake.folder);
+    const project = await ctx.changes.create(auth.account, intake);
     const body = projectBody(ctx.urls, { project, role: 'owner' });
     res
       .status(201)

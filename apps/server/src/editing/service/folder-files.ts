@@ -5,6 +5,7 @@ import type { Folder } from '@galley/core';
 import type { ByteStore, FileEntry, Store } from '@galley/store';
 import { sha256Hex } from '@galley/store';
 import { WeightedLru } from '../../weighted-lru.js';
+import type { HashedFolder } from './folder-state.js';
 
 const deflateRawAsync = promisify(deflateRaw);
 /**
@@ -14,6 +15,8 @@ const deflateRawAsync = promisify(deflateRaw);
 export const zipDeflate = (data: Uint8Array): Promise<Uint8Array> =>
   deflateRawAsync(data, { level: zipDeflateLevel });
 const PARALLEL_PUTS = 8;
+/** A file is written (and hashed again by the byte store) a piece of this size per turn. */
+const PUT_PIECE_BYTES = 1024 * 1024;
 
 /**
  * Folder files in the content-addressed byte store, with recently read contents kept in memory
@@ -55,8 +58,8 @@ export class FolderFiles {
   }
 
   /** Stores every file (contents already present are not written again). */
-  async store(folder: Folder): Promise<Map<string, FileEntry>> {
-    const hashed = [...folder].map(([path, bytes]) => [path, bytes, sha256Hex(bytes)] as const);
+  async store({ folder, digests }: HashedFolder): Promise<Map<string, FileEntry>> {
+    const hashed = [...folder].map(([path, bytes]) => [path, bytes, digests.get(path)!] as const);
     await this.#content.keepForever(hashed.map(([, , sha256]) => sha256));
     const files = new Map<string, FileEntry>();
     await inBatches(hashed, PARALLEL_PUTS, async ([path, bytes, sha256]) => {
@@ -74,7 +77,7 @@ export class FolderFiles {
   /** Writes a content kept for good, unless it is present already. */
   async #write(bytes: Uint8Array, sha256: string): Promise<FileEntry> {
     if (!(await this.#bytes.has(sha256))) {
-      const put = await this.#bytes.put([bytes]);
+      const put = await this.#bytes.put(piecesOf(bytes));
       if (!put.ok) throw new Error('the byte store refused a folder file');
     }
     this.#cache.set(sha256, bytes, bytes.byteLength);
@@ -84,6 +87,12 @@ export class FolderFiles {
   /** The folder as the service's deterministic ZIP. */
   zip(folder: Folder): Promise<Uint8Array> {
     return writeZipAsync(folder, { deflate: zipDeflate });
+  }
+}
+
+function* piecesOf(bytes: Uint8Array): Generator<Uint8Array> {
+  for (let at = 0; at < bytes.byteLength; at += PUT_PIECE_BYTES) {
+    yield bytes.subarray(at, at + PUT_PIECE_BYTES);
   }
 }
 

@@ -11,12 +11,28 @@ import { applyEdits, modify } from 'jsonc-parser';
 import type { CheckReport, ConvertSiteOptions, Folder, v1 } from '@galley/core';
 import type { z } from 'zod';
 import type { FileEntry, FolderState, PageEntry } from '@galley/store';
+import { sha256Hex } from '@galley/store';
 
 type SiteReport = z.infer<typeof v1.SiteReport>;
 
+/**
+ * A folder with the SHA-256 of every file by path, computed where the folder was read (in the
+ * pool for a large upload): hashing 50 MB at once held the event loop for about 70 ms.
+ */
+export interface HashedFolder {
+  folder: Folder;
+  digests: ReadonlyMap<string, string>;
+}
+
 /** An uploaded ZIP, judged: a project folder (with `site` when converted) or the 422 report. */
 export type Intake =
-  { ok: true; folder: Folder; site?: SiteReport } | { ok: false; report: CheckReport };
+  (HashedFolder & { ok: true; site?: SiteReport }) | { ok: false; report: CheckReport };
+
+export function hashFolder(folder: Folder): HashedFolder {
+  const digests = new Map<string, string>();
+  for (const [path, bytes] of folder) digests.set(path, sha256Hex(bytes));
+  return { folder, digests };
+}
 
 /** The uploader's choices for a plain site (fields `index`, `drop_external`, `drop_missing`). */
 export type SiteOptions = Pick<ConvertSiteOptions, 'index' | 'dropExternal' | 'dropMissing'>;
@@ -37,10 +53,10 @@ export function intakeZip(bytes: Uint8Array, site: SiteOptions = {}): Intake {
     const report = checkFolder(converted.folder);
     return blocksSave(report)
       ? { ok: false, report }
-      : { ok: true, folder: converted.folder, site: converted.site };
+      : { ok: true, ...hashFolder(converted.folder), site: converted.site };
   }
   const report = checkZip(bytes);
-  return blocksSave(report) ? { ok: false, report } : { ok: true, folder: read.folder };
+  return blocksSave(report) ? { ok: false, report } : { ok: true, ...hashFolder(read.folder) };
 }
 
 interface ProjectJson {

@@ -1,4 +1,3 @@
-import type { Folder } from '@galley/core';
 import type {
   Account,
   ConfirmationRecord,
@@ -12,6 +11,7 @@ import { v1ProblemOf } from '../problems.js';
 import type { EditingSignals } from './editing-signals.js';
 import type { FolderFiles } from './folder-files.js';
 import { folderStateOf, renamedProjectJson } from './folder-state.js';
+import type { HashedFolder } from './folder-state.js';
 import { KeyedSerial } from './keyed-serial.js';
 import type { EditingParts } from './parts.js';
 import type { RevisionStates } from './revision-states.js';
@@ -101,8 +101,8 @@ export class ProjectChanges {
     return project;
   }
 
-  async create(account: Account, folder: Folder): Promise<ProjectRecord> {
-    const state = folderStateOf(folder, await this.#files.store(folder));
+  async create(account: Account, hashed: HashedFolder): Promise<ProjectRecord> {
+    const state = folderStateOf(hashed.folder, await this.#files.store(hashed));
     const project = await this.#store.projects.create({
       accountNumber: account.accountNumber,
       byName: account.name,
@@ -201,8 +201,12 @@ export class ProjectChanges {
   }
 
   /** Replaces the saved folder; answers the project as the change left it. */
-  async replaceFolder(projectId: string, account: Account, folder: Folder): Promise<ProjectRecord> {
-    const state = folderStateOf(folder, await this.#files.store(folder));
+  async replaceFolder(
+    projectId: string,
+    account: Account,
+    hashed: HashedFolder,
+  ): Promise<ProjectRecord> {
+    const state = folderStateOf(hashed.folder, await this.#files.store(hashed));
     const changed = await this.change(projectId, account, () =>
       Promise.resolve({ kind: 'folder', state, summary: 'Replaced the folder' }),
     );
