@@ -20,6 +20,8 @@ declare module 'autocannon' {
       connections?: number;
       pipelining?: number;
       duration?: number;
+      /** Requests to send in all (instead of a duration). */
+      amount?: number;
       headers?: Record<string, string>;
       requests?: Request[];
       /** Called once for each connection's client, before its first request. */
@@ -30,7 +32,10 @@ declare module 'autocannon' {
       timeouts: number;
       non2xx: number;
     }
-    interface Instance extends EventEmitter, PromiseLike<Result> {}
+    interface Instance extends EventEmitter, PromiseLike<Result> {
+      /** Ends the run now (its requests in flight are not waited for). */
+      stop(): void;
+    }
   }
 
   function autocannon(options: autocannon.Options): autocannon.Instance;

@@ -22,10 +22,16 @@ export async function serveBenchChild(dataDir: string): Promise<void> {
   });
 }
 
-/** Writes `<repo>/.bench/<name>.json` and prints each row. */
-export function writeBench(name: string, title: string, rows: readonly BenchRow[]): void {
+/** Writes `<repo>/.bench/<name>.json` (with `notes`, how it was measured) and prints each row. */
+export function writeBench(
+  name: string,
+  title: string,
+  rows: readonly BenchRow[],
+  notes?: string,
+): void {
   mkdirSync(join(repo, '.bench'), { recursive: true });
-  writeFileSync(join(repo, `.bench/${name}.json`), `${JSON.stringify({ title, rows }, null, 2)}\n`);
+  const result = { title, rows, ...(notes === undefined ? {} : { notes }) };
+  writeFileSync(join(repo, `.bench/${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
   for (const row of rows)
     console.log(`${row.ok ? 'ok ' : 'NO '} ${row.name}: ${row.value} (goal ${row.goal})`);
 }

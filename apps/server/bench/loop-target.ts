@@ -1,7 +1,8 @@
 // The server for loop.bench.ts, in its own process with --expose-gc: the whole service (see
 // bench-server.ts) with its pool threads from argv, and what the benchmark asks of the process
 // itself over IPC: its event loop's delays (perf_hooks.monitorEventLoopDelay) and its heap after
-// a full collection. Prints one JSON line ({url, token}) once listening; stops on 'stop'.
+// a full collection. Prints one JSON line ({url, token}) once listening; stops on 'stop', or when
+// the benchmark that forked it is gone (its IPC channel closed).
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startBenchServer } from './bench-server.js';
 
@@ -20,6 +21,13 @@ export interface LoopStats {
   p99Ms: number;
 }
 
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  void server.stop().then(() => process.exit(0));
+};
+process.on('disconnect', stop);
 process.on('message', (message: TargetMessage) => {
   if (message === 'reset') {
     delay.reset();
@@ -31,7 +39,7 @@ process.on('message', (message: TargetMessage) => {
     (globalThis as { gc?: () => void }).gc?.();
     process.send!({ heapUsed: process.memoryUsage().heapUsed });
   } else {
-    void server.stop().then(() => process.exit(0));
+    stop();
   }
 });
 console.log(JSON.stringify({ url: server.url, token: server.token }));
