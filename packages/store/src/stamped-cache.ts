@@ -1,14 +1,16 @@
 /**
  * Where the database stands, as numbers that move when it changes: SQLite's `data_version`
  * (another connection committed), with `total_changes()` (rows this connection wrote) for
- * reads that any write may affect. See dialects.ts.
+ * reads that any write may affect (dialects.ts); PostgreSQL's change count and this process's
+ * writes (fresh-reads.ts).
  */
 export type Stamp = readonly number[];
 
 /**
  * The store's two stamps, from which each domain builds its caches (see dialects.ts): `change`
  * moves when another connection commits, `write` also when this connection writes a row.
- * Either answers undefined where nothing may be remembered (PostgreSQL, an unopened connection).
+ * Either answers undefined where nothing may be remembered (an unopened connection; on
+ * PostgreSQL, outside `Store.withFreshCaches`).
  */
 export interface StoreStamps {
   readonly change: () => Stamp | undefined;
@@ -38,8 +40,8 @@ const MAX_ENTRIES = 10_000;
 
 /**
  * Reads remembered for as long as the stamp does not move, and until `forgetAll` (a change in
- * this process that the stamp does not show). Without a stamp (PostgreSQL, where other servers
- * write, or before the connection opens) nothing is remembered.
+ * this process that the stamp does not show). Without a stamp (before the connection opens; on
+ * PostgreSQL, where other servers write, outside a fresh check) nothing is remembered.
  *
  * A value read from the database is remembered only if nothing moved since the lookup that
  * missed it, so a read that raced a change is never kept. Reads inside a transaction must not

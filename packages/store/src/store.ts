@@ -11,6 +11,7 @@ import type { Database } from './database.js';
 import type { Stamp } from './stamped-cache.js';
 import type { RelaxedExecutor } from './dialects.js';
 import { postgresDialect, sqliteDialect } from './dialects.js';
+import { FreshReads, compactChangeCounts } from './fresh-reads.js';
 import { migrateToLatest } from './migrations/migrate.js';
 import type { Caches, Repositories } from './repositories.js';
 import { createCaches, createRepositories } from './repositories.js';
@@ -60,6 +61,13 @@ export type Store = StoreScope & {
   close(): Promise<void>;
   /** Resolves when the database answers and the byte folder can be written; else rejects. */
   ready(): Promise<void>;
+  /**
+   * Runs `fn` (a request's work) where the store's caches answer what the database holds now.
+   * SQLite: at once (its stamps are read with each lookup). PostgreSQL: after one read of the
+   * database's change count, shared by the calls that arrive meanwhile (fresh-reads.ts); outside
+   * it nothing is remembered there.
+   */
+  withFreshCaches<T>(fn: () => T | PromiseLike<T>): Promise<T>;
 };
 
 /** The SQLite file inside a data folder. */
@@ -116,14 +124,16 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const clock = options.clock ?? systemClock;
   let bytes: ManagedBytes;
   let db: Kysely<Database>;
-  // PostgreSQL has no stamps (other servers write without telling): nothing is remembered.
-  let changeStamp = (): Stamp | undefined => undefined;
-  let writeStamp = (): Stamp | undefined => undefined;
+  let changeStamp: () => Stamp | undefined;
+  let writeStamp: () => Stamp | undefined;
+  let fresh: FreshReads | undefined;
   let executeRelaxed: RelaxedExecutor | undefined;
   let pool: (() => ReturnType<StoreTelemetry['pool']>) | undefined;
   let queryListener: Parameters<StoreTelemetry['onQuery']>[0] | undefined;
-  const log = (event: LogEvent) =>
+  const log = (event: LogEvent) => {
+    fresh?.noteStatement(event.query.sql);
     queryListener?.({ seconds: event.queryDurationMillis / 1000, failed: event.level === 'error' });
+  };
   if (options.kind === 'sqlite') {
     await mkdir(options.dataDir, { recursive: true });
     bytes = await bytesOf(options, bytesDirOf(options.dataDir));
@@ -141,6 +151,11 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       queryTimeoutMs: options.queryTimeoutMs ?? POSTGRES_QUERY_TIMEOUT_MS,
     });
     db = new Kysely<Database>({ dialect, log });
+    // Other processes write without telling: the caches' stamp is the database's change count,
+    // read once per batch of requests (fresh-reads.ts).
+    fresh = new FreshReads(db);
+    changeStamp = writeStamp = fresh.stamp;
+    await compactChangeCounts(db);
     pool = () => ({
       total: dialect.pool.totalCount,
       idle: dialect.pool.idleCount,
@@ -163,7 +178,9 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     bytes.close?.();
     await db.destroy();
   };
-  return Object.assign(scope, { options, telemetry, close, ready });
+  const withFreshCaches = async <T>(fn: () => T | PromiseLike<T>): Promise<T> =>
+    fresh ? fresh.run(fn) : fn();
+  return Object.assign(scope, { options, telemetry, close, ready, withFreshCaches });
 }
 
 function makeScope(base: Omit<RepoScope, 'transaction'>, caches: Caches): StoreScope {

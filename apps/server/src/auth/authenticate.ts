@@ -17,19 +17,22 @@ const BEARER = /^Bearer +([!-~]+)$/i;
 /**
  * Resolves the caller from `Authorization: Bearer` (first) or the screen session cookie, and
  * records the result for `authOf`/`maybeAuth`. It answers nothing itself: routes that need an
- * identity use `requireAuth`.
+ * identity use `requireAuth`. The rest of the request runs where the store's caches answer what
+ * the database holds now (on PostgreSQL after one shared read of its change count), so a token
+ * revoked or a member removed through any process is refused by the next request.
  */
 export function authenticate({ store }: Pick<Deps, 'store'>): RequestHandler {
-  return async (req, _res, next) => {
-    const authorization = req.get('authorization');
-    setAuthState(
-      req,
-      authorization !== undefined && sentTwice(req.rawHeaders, 'authorization')
-        ? { ok: false, failure: 'malformed' }
-        : await resolveAuth(store, authorization, req.get('cookie')),
-    );
-    next();
-  };
+  return (req, _res, next) =>
+    store.withFreshCaches(async () => {
+      const authorization = req.get('authorization');
+      setAuthState(
+        req,
+        authorization !== undefined && sentTwice(req.rawHeaders, 'authorization')
+          ? { ok: false, failure: 'malformed' }
+          : await resolveAuth(store, authorization, req.get('cookie')),
+      );
+      next();
+    });
 }
 
 /**
@@ -55,7 +58,9 @@ export async function stillAuthenticated(
   req: Request,
   accountNumber: number,
 ): Promise<boolean> {
-  const state = await resolveAuth(store, req.get('authorization'), req.get('cookie'));
+  const state = await store.withFreshCaches(() =>
+    resolveAuth(store, req.get('authorization'), req.get('cookie')),
+  );
   return state.ok && state.auth.account.accountNumber === accountNumber;
 }
 

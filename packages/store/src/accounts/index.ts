@@ -9,9 +9,9 @@ import { TokensRepository } from './tokens-repository.js';
 
 /**
  * Built once per store, shared by every scope of it. `tokens`: valid API tokens by hash,
- * stamped by `data_version` only (another connection committed): this process's own
+ * stamped by `data_version` only on SQLite (another connection committed): this process's own
  * revocations call `forgetAll`, so its other writes (draft events, last_used_at) leave the
- * tokens remembered.
+ * tokens remembered. (On PostgreSQL both stamps are the same, own writes included.)
  */
 export function accountCaches(stamps: StoreStamps) {
   return { tokens: new StampedCache<CachedToken>(stamps.change) };

@@ -10,6 +10,7 @@ import * as serviceTurns from './009_service_turns.js';
 import * as events from './010_events.js';
 import * as projectListing from './007_project_listing.js';
 import * as draftSnapshots from './008_draft_snapshots.js';
+import * as changeCounts from './011_change_counts.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': accounts,
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '010_events': events,
   '007_project_listing': projectListing,
   '008_draft_snapshots': draftSnapshots,
+  '011_change_counts': changeCounts,
 };
