@@ -47,7 +47,7 @@ export const defaultEditingMemory: EditingMemory = {
 
 export function editingRouter(deps: ApiDeps, memory: EditingMemory = defaultEditingMemory): Router {
   const { store, clock, config } = deps;
-  const files = new FolderFiles(store, memory.fileBytes);
+  const files = new FolderFiles({ store, cacheBytes: memory.fileBytes, pool: deps.pool });
   const states = new RevisionStates(store, memory.stateBytes);
   const signals = new EditingSignals(deps.events);
   const changes = new ProjectChanges({ store, states, files, signals });

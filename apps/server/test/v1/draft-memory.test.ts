@@ -80,7 +80,7 @@ describe('drafts without room in memory', () => {
     const created = await store.accounts.create({ email, name: email, password: 'p' });
     if (!created.ok) throw new Error('setup');
     const { account } = created;
-    const files = new FolderFiles(store, 1 << 20);
+    const files = new FolderFiles({ store, cacheBytes: 1 << 20, pool });
     const states = new RevisionStates(store, 1 << 20);
     const hub = new EventHub({ store, logger: createLogger('silent'), databaseUrl: null });
     const signals = new EditingSignals(hub);

@@ -30,7 +30,7 @@ async function editedPage(store: Store) {
   const created = await store.accounts.create({ email: 'a@example.org', name: 'A', password: 'p' });
   if (!created.ok) throw new Error('setup');
   const { account } = created;
-  const files = new FolderFiles(store, 1 << 20);
+  const files = new FolderFiles({ store, cacheBytes: 1 << 20, pool });
   const states = new RevisionStates(store, 1 << 20);
   const signals = new EditingSignals(
     new EventHub({ store, logger: createLogger('silent'), databaseUrl: null }),

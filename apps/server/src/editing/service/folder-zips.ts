@@ -4,7 +4,6 @@ import { streamZip } from '@galley/core';
 import type { ByteStore, RevisionState } from '@galley/store';
 import { WeightedLru } from '../../weighted-lru.js';
 import type { FolderFiles } from './folder-files.js';
-import { zipDeflate } from './folder-files.js';
 
 /** A ZIP to answer: what its headers say, and its bytes when they are sent. */
 export interface ZipAnswer {
@@ -14,7 +13,7 @@ export interface ZipAnswer {
   body: () => Promise<Readable>;
 }
 
-/** Entries read and deflated at once ahead of the one being sent (node:zlib has 4 threads). */
+/** Entries read and deflated at once ahead of the one being sent (in the pool, when large). */
 const DEFLATE_AHEAD = 4;
 /** Digests of this many folders' ZIPs are remembered (a few hundred bytes each). */
 const REMEMBERED_DIGESTS = 10_000;
@@ -44,7 +43,7 @@ export class FolderZips {
           path,
           content: () => this.#files.file(entry.sha256),
         })),
-        { deflate: zipDeflate, ahead: DEFLATE_AHEAD },
+        { ...this.#files.zipCoding, ahead: DEFLATE_AHEAD },
       );
     let digest = this.#digests.get(state.contentDigest);
     if (!digest) {
