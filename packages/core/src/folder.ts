@@ -1,8 +1,17 @@
 // `@galley/core/folder`: the folder contract without the API's schemas. Checking, reading and
 // writing a project folder, its codes and the media catalog, and nothing that loads zod: the
 // CLI's folder commands import this, so `galley check` starts with a fraction of the core.
-export { checkZip, type CheckZipOptions } from './checks/check-zip.js';
+export {
+  checkZip,
+  checkReadZip,
+  type CheckZipOptions,
+  type CheckReadZipOptions,
+} from './checks/check-zip.js';
+export { createPageMemo, type PageMemo } from './files/readers.js';
+export { pageFacts, readPage, readPageData, type PageData } from './html/page.js';
+export { decodeUtf8 } from './files/text.js';
 export { readZip, type ReadZipResult } from './zip/read.js';
+export type { ZipCodec } from './zip/inflate.js';
 export { defaultZipLimits, type ZipLimits } from './zip/limits.js';
 export { writeZip, zipDeflateLevel } from './zip/write.js';
 export { isPlainSiteZip } from './site/zip.js';

@@ -4,5 +4,10 @@ export type { Project } from './context.js';
 export { createPageMemo, type PageMemo } from '../files/readers.js';
 export { defaultFolderLimits, type FolderLimits } from '../files/limits.js';
 export { viewportSize } from './canvas.js';
-export { checkZip, type CheckZipOptions } from './check-zip.js';
+export {
+  checkZip,
+  checkReadZip,
+  type CheckZipOptions,
+  type CheckReadZipOptions,
+} from './check-zip.js';
 export { checkSave, folderWithPage, blocksSave, type SaveCheckInput } from './check-save.js';

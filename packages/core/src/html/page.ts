@@ -65,15 +65,27 @@ interface Capture {
 }
 
 /**
+ * What one read of a page learns, as plain data (structured-clonable: a worker thread can read
+ * pages and send this back). `pageFacts` makes the checks' PageFacts of it.
+ */
+export interface PageData extends Omit<PageFacts, 'placeOf'> {
+  /** Where each element starts in the page's text, by element number. */
+  readonly starts: readonly number[];
+  /** The elements named by their id (`#id`): the first element with each id. */
+  readonly named: ReadonlyMap<number, string>;
+  /** `<body>`'s element and its last descendant (Infinity while it was never closed). */
+  readonly body: { readonly node: number; readonly last: number } | undefined;
+}
+
+/**
  * Reads a page in one streaming pass of htmlparser2, building no DOM: a folder has many pages,
  * and the DOMs would cost more to build and collect than the checks need. Each open tag is one
  * element of the DOM htmlparser2 would build, in document order, so element `n` here is element
  * `n` of the editing outline (decisions §3: `@n` counts from `<body>`, `#id` is the first
  * element with that id).
  */
-export function readPage(text: string): PageFacts {
+export function readPageData(text: string): PageData {
   const starts: number[] = [];
-  const idOf = new Map<number, string>();
   const firstWithId = new Map<string, number>();
   const duplicateIds: { node: number; id: string }[] = [];
   const references: PageReference[] = [];
@@ -100,7 +112,6 @@ export function readPage(text: string): PageFacts {
       if (name === 'body' && body === undefined) body = { node, last: Infinity };
       const id = attribs.id;
       if (id !== undefined && id !== '') {
-        idOf.set(node, id);
         if (firstWithId.has(id)) duplicateIds.push({ node, id });
         else firstWithId.set(id, node);
       }
@@ -136,22 +147,39 @@ export function readPage(text: string): PageFacts {
   });
   parser.end(text);
 
-  const positionAt = positionFinder(text);
+  const named = new Map<number, string>();
+  for (const [id, node] of firstWithId) named.set(node, id);
+  return { tooDeep, title, duplicateIds, references, viewport, base, starts, named, body };
+}
+
+/**
+ * The checks' facts of a page read by `readPageData`. Its text is asked for only to place a
+ * finding (line and column), which few pages need: read elsewhere, a page need not be decoded.
+ */
+export function pageFacts(data: PageData, text: () => string): PageFacts {
+  const { starts, named, body } = data;
+  let positionAt: ((offset: number) => Position) | undefined;
   return {
-    tooDeep,
-    title,
-    duplicateIds,
-    references,
-    viewport,
-    base,
+    tooDeep: data.tooDeep,
+    title: data.title,
+    duplicateIds: data.duplicateIds,
+    references: data.references,
+    viewport: data.viewport,
+    base: data.base,
     placeOf(node, offset) {
-      const id = idOf.get(node);
+      const id = named.get(node);
       let name: string | undefined;
-      if (id !== undefined && firstWithId.get(id) === node) name = `#${id}`;
+      if (id !== undefined) name = `#${id}`;
       else if (body !== undefined && node >= body.node && node <= body.last)
         name = `@${node - body.node}`;
+      positionAt ??= positionFinder(text());
       const position = positionAt(offset ?? starts[node] ?? 0);
       return { ...(name === undefined ? {} : { element: name }), ...position };
     },
   };
+}
+
+/** Reads a page for the checks (see `readPageData`). */
+export function readPage(text: string): PageFacts {
+  return pageFacts(readPageData(text), () => text);
 }

@@ -1,6 +1,12 @@
 import { contracts } from '../report/contract.js';
 import { declaredNames } from '../zip/directory.js';
-import { readZip, isZip, type ReadZipResult, type ZipLimits } from '../zip/index.js';
+import {
+  readZip,
+  isZip,
+  type ReadZipOptions,
+  type ReadZipResult,
+  type ZipLimits,
+} from '../zip/index.js';
 import { convertSite, type ConvertSiteOptions, type SiteConversion } from './convert.js';
 import { detectSite, siteRootOf, type DetectSiteOptions } from './detect.js';
 
@@ -10,6 +16,8 @@ export interface ConvertSiteZipOptions extends Omit<
 > {
   /** Decisions §4 limits by default; the folder limits of the result are the same numbers. */
   readonly limits?: Partial<ZipLimits>;
+  /** How the ZIP is read (see ReadZipOptions): the platform's codec, stored files as views. */
+  readonly reading?: Omit<ReadZipOptions, 'limits'>;
 }
 
 /**
@@ -21,8 +29,8 @@ export function convertSiteZip(
   bytes: Uint8Array,
   options: ConvertSiteZipOptions = {},
 ): SiteConversion {
-  const { limits, ...conversion } = options;
-  const read = readZip(bytes, { ...(limits ? { limits } : {}) });
+  const { limits, reading, ...conversion } = options;
+  const read = readZip(bytes, { ...reading, ...(limits ? { limits } : {}) });
   if (!isZip(bytes)) {
     return {
       ok: false,

@@ -1,6 +1,7 @@
 export { zipCodes, type ZipCode } from './codes.js';
 export { defaultZipLimits, type ZipLimits } from './limits.js';
 export { readZip, type ReadZipOptions, type ReadZipResult } from './read.js';
+export type { ZipCodec } from './inflate.js';
 export {
   writeZip,
   writeZipAsync,

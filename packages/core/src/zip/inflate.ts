@@ -57,10 +57,29 @@ function inflateCounting(compressed: Uint8Array, size: number): InflateResult {
 }
 
 /**
+ * A platform's own raw DEFLATE decoder and CRC-32 where it has faster ones than these (Node's
+ * zlib, native code that needs no warming up), passed in as writeZip's deflate is. The decoder is
+ * trusted only with an entry it inflates whole to exactly its declared size; any other entry is
+ * read again by core's own counting inflater, so a refusal says the same whichever decoded.
+ */
+export interface ZipCodec {
+  /** `compressed` inflated, when it is valid DEFLATE of exactly `size` bytes; else undefined. */
+  inflateRaw(compressed: Uint8Array, size: number): Uint8Array | undefined;
+  /** The CRC-32 of `data` (ISO 3309, the ZIP polynomial) as an unsigned 32-bit integer. */
+  crc32(data: Uint8Array): number;
+}
+
+/**
  * Inflates raw DEFLATE data that must produce exactly `size` bytes, counting what it actually
  * produces: the declared size is a claim to check, never a promise to trust.
  */
-export function inflateExactly(compressed: Uint8Array, size: number): InflateResult {
+export function inflateExactly(
+  compressed: Uint8Array,
+  size: number,
+  codec?: ZipCodec,
+): InflateResult {
+  const decoded = codec?.inflateRaw(compressed, size);
+  if (decoded?.length === size) return { ok: true, data: decoded };
   if (compressed.length <= directBytes) {
     const direct = inflateDirectly(compressed, size);
     if (direct !== undefined) return { ok: true, data: direct };

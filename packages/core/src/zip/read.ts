@@ -4,7 +4,7 @@ import { compareViolations } from '../report/contract.js';
 import { methods } from './bytes.js';
 import { crc32 } from './crc32.js';
 import { readCentralDirectory } from './directory.js';
-import { inflateExactly } from './inflate.js';
+import { inflateExactly, type ZipCodec } from './inflate.js';
 import type { ZipLimits } from './limits.js';
 import { defaultZipLimits } from './limits.js';
 import type { Candidate } from './screen.js';
@@ -18,6 +18,14 @@ import {
 
 export interface ReadZipOptions {
   limits?: Partial<ZipLimits>;
+  /** Faster inflate and CRC-32 of the platform (Node's zlib); core's own by default. */
+  codec?: ZipCodec;
+  /**
+   * Stored (uncompressed) files as views into `bytes` instead of copies, for a caller that keeps
+   * the archive as long as the folder and hands neither on (the CLI's check): a copy costs as much
+   * fresh memory as the files hold, the largest part of reading a folder of images.
+   */
+  storedAsViews?: boolean;
 }
 
 /** The files that passed every check, and the violations of `archive`, `names` and `limits`. */
@@ -37,16 +45,18 @@ const hex = (crc: number): string => crc.toString(16).padStart(8, '0');
 type Extracted = { data: Uint8Array } | { refusal: Violation; stop: boolean };
 
 /** Unpacks one screened file, checking the bytes it actually produces against its record. */
-function extract(bytes: Uint8Array, candidate: Candidate): Extracted {
+function extract(bytes: Uint8Array, candidate: Candidate, options: ReadZipOptions): Extracted {
+  const { codec } = options;
   const { record, extent } = candidate;
   const path = record.shownName;
   const raw = bytes.subarray(extent!.dataStart, extent!.dataEnd);
   let data: Uint8Array;
   if (record.method === methods.stored) {
-    // A copy, in a plain Uint8Array: `slice` on a Node Buffer would share the archive's memory.
-    data = new Uint8Array(raw);
+    // Unless views were asked for, a copy in a plain Uint8Array: `slice` on a Node Buffer would
+    // share the archive's memory.
+    data = options.storedAsViews ? raw : new Uint8Array(raw);
   } else {
-    const inflated = inflateExactly(raw, record.uncompressedSize);
+    const inflated = inflateExactly(raw, record.uncompressedSize, codec);
     if (!inflated.ok) {
       if (inflated.problem === 'corrupt') {
         const refusal = violation('archive.corrupt', {
@@ -68,7 +78,7 @@ function extract(bytes: Uint8Array, candidate: Candidate): Extracted {
     }
     data = inflated.data;
   }
-  const crc = crc32(data);
+  const crc = codec ? codec.crc32(data) : crc32(data);
   if (crc !== record.crc) {
     const refusal = violation('archive.crc_mismatch', {
       path,
@@ -80,7 +90,7 @@ function extract(bytes: Uint8Array, candidate: Candidate): Extracted {
   return { data };
 }
 
-function readArchive(bytes: Uint8Array, limits: ZipLimits): ReadZipResult {
+function readArchive(bytes: Uint8Array, limits: ZipLimits, options: ReadZipOptions): ReadZipResult {
   if (bytes.length > limits.maxArchiveBytes) {
     const tooLarge = violation('limits.archive_size', {
       ...archiveLevel,
@@ -127,7 +137,7 @@ function readArchive(bytes: Uint8Array, limits: ZipLimits): ReadZipResult {
   const folder = new Map<string, Uint8Array>();
   files.sort((a, b) => (a.record.name! < b.record.name! ? -1 : 1));
   for (const candidate of files) {
-    const extracted = extract(bytes, candidate);
+    const extracted = extract(bytes, candidate, options);
     if ('data' in extracted) {
       folder.set(candidate.record.name!, extracted.data);
       continue;
@@ -150,7 +160,7 @@ export function readZip(bytes: Uint8Array, options: ReadZipOptions = {}): ReadZi
   const given = Object.entries(options.limits ?? {}).filter(([, value]) => value !== undefined);
   const limits: ZipLimits = { ...defaultZipLimits, ...Object.fromEntries(given) };
   try {
-    return readArchive(bytes, limits);
+    return readArchive(bytes, limits, options);
   } catch {
     // Every known defect is reported above; this keeps an unforeseen one from becoming a crash.
     return result(new Map(), [
