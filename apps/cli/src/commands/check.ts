@@ -1,11 +1,14 @@
 import type { Command } from 'commander';
-import { checkZip, isPlainSiteZip, readZip } from '@galley/core/folder';
+import { checkReadZip, isPlainSiteZip, readZip } from '@galley/core/folder';
+import type { ReadZipResult } from '@galley/core/folder';
 import type { CliIo } from '../io.js';
 import { exitCodes, runCommand } from '../lib/exit.js';
 import { paintFor } from '../lib/paint.js';
 import { progressOn } from '../lib/progress.js';
 import { readInput } from '../lib/read-input.js';
 import { shellWord } from '../lib/shell-word.js';
+import { nodeZipCodec } from '../lib/zip-folder.js';
+import { pagesInParallel } from '../lib/parallel-pages.js';
 import { checkReportText, reportPassed } from '../lib/report-text.js';
 
 /** `galley check`: the folder contract of decisions §4, as the service would judge the folder. */
@@ -18,11 +21,16 @@ export function registerCheck(program: Command, io: CliIo): void {
       runCommand(io, async () => {
         const progress = await progressOn();
         let bytes: Uint8Array;
+        let read: ReadZipResult;
         let report;
         try {
-          ({ bytes } = await readInput(path, { progress }));
+          ({ bytes } = readInput(path, { progress }));
           progress.phase(`checking ${path}`);
-          report = checkZip(bytes); // a directory arrives zipped: the service's own reader
+          const pages = pagesInParallel(bytes.length);
+          // A directory arrives zipped: the service's own reader. The archive is kept to the end.
+          read = readZip(bytes, { codec: nodeZipCodec, storedAsViews: true });
+          const memo = pages?.read(read.folder);
+          report = checkReadZip(read, memo ? { memo } : {});
         } finally {
           progress.done();
         }
@@ -32,7 +40,7 @@ export function registerCheck(program: Command, io: CliIo): void {
           // Only for what `convert` takes, judged as the service judges an upload.
           const plainSite =
             report.violations.some((v) => v.code === 'project.missing') &&
-            isPlainSiteZip(bytes, readZip(bytes));
+            isPlainSiteZip(bytes, read);
           if (plainSite)
             io.out(
               `\nA plain site? \`galley convert ${shellWord(path)} -o project.zip\` makes a project of it.`,

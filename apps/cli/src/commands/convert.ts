@@ -13,7 +13,7 @@ import type { CliIo } from '../io.js';
 import { exitCodes, runCommand } from '../lib/exit.js';
 import { defaultFetchLimits, fetchResources, type FetchLimits } from '../lib/fetch-resources.js';
 import { outputTarget, writeFileAtomically } from '../lib/files.js';
-import { zipFolder } from '../lib/zip-folder.js';
+import { nodeZipCodec, zipFolder } from '../lib/zip-folder.js';
 import { secondsOption, wholeNumberOption } from '../lib/number-option.js';
 import { paintFor } from '../lib/paint.js';
 import { progressOn, type Progress } from '../lib/progress.js';
@@ -78,7 +78,7 @@ export function registerConvert(program: Command, io: CliIo): void {
         const paint = paintFor(process.stdout, io.env);
         const progress = await progressOn();
         try {
-          const input = await readInput(path, { progress });
+          const input = readInput(path, { progress });
           const options: ConvertSiteOptions = {
             ...(opts.index === undefined ? {} : { index: opts.index }),
             ...(opts.dropExternal ? { dropExternal: true } : {}),
@@ -91,7 +91,13 @@ export function registerConvert(program: Command, io: CliIo): void {
           };
           const { result, vendor } = opts.vendor
             ? await convertVendored(input.bytes, options, limits, progress)
-            : { result: convertSiteZip(input.bytes, options), vendor: undefined };
+            : {
+                result: convertSiteZip(input.bytes, {
+                  ...options,
+                  reading: { codec: nodeZipCodec },
+                }),
+                vendor: undefined,
+              };
           progress.phase(`converting ${path}`);
           const vendorJson = vendor ? { vendor } : {};
           const vendorText = vendor ? [vendorReportText(vendor, paint), ''] : [];
@@ -141,8 +147,11 @@ async function convertVendored(
 ): Promise<{ result: SiteConversion; vendor: VendorReport }> {
   // Bytes that are no ZIP fail the `archive` check, as without --vendor.
   if (!isZip(bytes))
-    return { result: convertSiteZip(bytes, options), vendor: { fetched: [], failed: [] } };
-  const read = readZip(bytes);
+    return {
+      result: convertSiteZip(bytes, { ...options, reading: { codec: nodeZipCodec } }),
+      vendor: { fetched: [], failed: [] },
+    };
+  const read = readZip(bytes, { codec: nodeZipCodec });
   const detect = options.index === undefined ? {} : { index: options.index };
   const outcome = await fetchResources(externalLoads(read.folder, detect), limits, progress);
   const vendored = vendorSite(read.folder, outcome.fetched, detect);

@@ -43,7 +43,7 @@ export function registerPush(program: Command, io: CliIo): void {
         const progress = await progressOn();
         let answer;
         try {
-          const input = await readInput(path, { progress });
+          const input = readInput(path, { progress });
           progress.phase(`uploading ${path} to ${project}`);
           answer = await request(remote, `project ${project}`, () =>
             remote.client.v1.replaceFolder(project, input.bytes),
