@@ -5,11 +5,11 @@
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { get } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { Worker } from 'node:worker_threads';
 import { writeZip } from '@galley/core';
 import type { TargetMessage } from './loop-target.js';
 
@@ -94,16 +94,38 @@ export async function lock(target: Target, project: string, client: string) {
 }
 
 /**
- * GET /healthz on a new connection: a kept-alive one may be closed by the server as its timeout
- * fires after a long stall, which would fail the probe instead of timing it.
+ * GETs of `path` sent one at a time, `pauseMs` apart, from a thread of their own (loop-probe.mjs)
+ * while `work` runs: how long each took (Infinity for one refused or cut). `fresh`: each on a new
+ * connection (a kept-alive one may be closed by the server as its timeout fires after a long
+ * stall, which would fail the probe instead of timing it).
  */
-export function healthz(url: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    get(`${url}/healthz`, { agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error('healthz'))));
-    }).on('error', reject);
+export async function probeWhile<T>(
+  target: Target,
+  probe: { path: string; pauseMs: number; fresh: boolean },
+  work: () => Promise<T>,
+): Promise<{ times: number[]; result: T }> {
+  const worker = new Worker(new URL('./loop-probe.mjs', import.meta.url), {
+    workerData: {
+      url: `${target.url}${probe.path}`,
+      headers: { authorization: `Bearer ${target.token}`, 'x-editor-client': 'bench' },
+      pauseMs: probe.pauseMs,
+      fresh: probe.fresh,
+    },
   });
+  const answered = once(worker, 'message') as Promise<[number[]]>;
+  try {
+    const result = await work();
+    worker.postMessage('stop');
+    const [times] = await answered;
+    return { times, result };
+  } finally {
+    await worker.terminate();
+  }
+}
+
+/** The 99th percentile (nearest rank) of `times`. */
+export function p99(times: number[]): number {
+  return [...times].sort((a, b) => a - b)[Math.floor(times.length * 0.99)] ?? NaN;
 }
 
 /** A deterministic pseudo-random source, so every run sends the same folder. */

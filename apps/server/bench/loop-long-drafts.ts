@@ -2,7 +2,7 @@
 // operations each, and a GET project sent meanwhile, on fresh drafts and once every draft holds
 // LONG_OPERATIONS unsaved operations.
 import autocannon from 'autocannon';
-import { api, createProject, folderZip, lock, page } from './loop-fixtures.js';
+import { api, createProject, folderZip, lock, p99, page, probeWhile } from './loop-fixtures.js';
 import type { Target } from './loop-fixtures.js';
 import type { LoopStats } from './loop-target.js';
 
@@ -145,28 +145,15 @@ const least = (chains: Chain[]) => Math.min(...chains.map((c) => c.done));
 /** Operations for MEASURE_SECONDS, a GET project sent one at a time meanwhile. */
 async function measureLoad(target: Target, chains: Chain[], project: string): Promise<Load> {
   const before = chains.reduce((n, c) => n + c.done, 0);
-  const times: number[] = [];
-  let done = false;
   await target.ask('reset');
-  const reads = (async () => {
-    while (!done) {
-      const start = performance.now();
-      // A read cut under load (a kept-alive connection closed as it was reused) counts as slow.
-      const ok = await api(target, 'GET', `/projects/${project}`).then(
-        () => true,
-        () => false,
-      );
-      times.push(ok ? performance.now() - start : Infinity);
-    }
-  })();
-  await operate(target, chains, { seconds: MEASURE_SECONDS });
-  done = true;
-  await reads;
+  const reads = { path: `/api/v1/projects/${project}`, pauseMs: 0, fresh: false };
+  const { times } = await probeWhile(target, reads, () =>
+    operate(target, chains, { seconds: MEASURE_SECONDS }),
+  );
   const loop = await target.ask<LoopStats>('loop');
-  times.sort((a, b) => a - b);
   return {
     opsPerSecond: (chains.reduce((n, c) => n + c.done, 0) - before) / MEASURE_SECONDS,
-    getP99: times[Math.floor(times.length * 0.99)] ?? NaN,
+    getP99: p99(times),
     stallMs: loop.maxMs,
   };
 }

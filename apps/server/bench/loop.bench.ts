@@ -12,16 +12,16 @@
 // GROW_LIMIT_SECONDS, reached or not), so the run ends by itself in a few minutes.
 // Writes <repo>/.bench/loop.json. Run: npx tsx --conditions=@galley/source bench/loop.bench.ts
 import { loadavg } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { writeBench } from './bench-child.js';
 import {
   api,
   createProject,
   folderZip,
-  healthz,
   largeFolder,
   lock,
+  p99,
   page,
+  probeWhile,
   startTarget,
   stopTarget,
 } from './loop-fixtures.js';
@@ -42,7 +42,7 @@ const STALL_GOAL_MS = 50;
 
 interface Probe {
   healthP99: number;
-  /** Probes refused or cut (their p99 is then infinite). */
+  /** Probes refused or cut (each counts as one that never came back). */
   failures: number;
   loop: LoopStats;
   workMs: number;
@@ -51,34 +51,24 @@ interface Probe {
 /** /healthz every 10 ms (one at a time) while `work` runs, and the server's loop meanwhile. */
 async function probe(target: Target, work: () => Promise<void>): Promise<Probe> {
   await target.ask('reset');
-  const times: number[] = [];
-  let done = false;
-  let failures = 0;
-  const probing = (async () => {
-    while (!done) {
-      const start = performance.now();
-      // A refused or cut probe counts as one that never came back in time.
-      await healthz(target.url).catch(() => (failures += 1));
-      times.push(performance.now() - start);
-      await sleep(10);
-    }
-  })();
   const start = performance.now();
-  await work();
+  const { times } = await probeWhile(target, { path: '/healthz', pauseMs: 10, fresh: true }, work);
   const workMs = performance.now() - start;
-  done = true;
-  await probing;
   const loop = await target.ask<LoopStats>('loop');
-  times.sort((a, b) => a - b);
-  const healthP99 = failures > 0 ? Infinity : (times[Math.floor(times.length * 0.99)] ?? NaN);
-  return { healthP99, loop, workMs, failures };
+  const failures = times.filter((time) => time === Infinity).length;
+  // A probe refused or cut is a stall no percentile may hide.
+  return { healthP99: failures > 0 ? Infinity : p99(times), loop, workMs, failures };
 }
 
 async function responsiveness(threads: number, zip: Uint8Array, bigPage: Uint8Array) {
   const target = await startTarget(threads);
   try {
     const setup = await createProject(target, bigPage);
-    await createProject(target, folderZip({ 'index.html': page(1000) })); // warm: pool, caches
+    // Warm: the pool, caches, and the draft engine's code (a small draft opened), as a server
+    // that has served before is.
+    const warm = await createProject(target, folderZip({ 'index.html': page(20_000) }));
+    await lock(target, warm.project, 'bench');
+    await api(target, 'GET', `/pages/${warm.page}/draft`);
     console.log(`pool threads ${threads}: upload`);
     const upload = await probe(target, async () => {
       await createProject(target, zip);
@@ -183,5 +173,5 @@ writeBench(
       ok: reached && getRatio <= 1.5,
     },
   ],
-  `Each server in its own process (SQLite in a temporary folder, logs at warn), the pool with 1 thread beside GALLEY_POOL_THREADS=0; /healthz sent one at a time every 10 ms. Event-loop stalls from perf_hooks.monitorEventLoopDelay (resolution 5 ms) inside the server. Heap: heapUsed after a full collection, before and after opening the drafts (GET draft), per draft and byte of page. Long drafts: ${LONG_DRAFTS} connections of operations on ${LONG_DRAFTS} drafts of a 20 KB page (insert, remove), ${WARMUP_OPERATIONS} each unmeasured first, then ${MEASURE_SECONDS} s on fresh drafts (${load.freshLeast}+ operations each), grown to ${LONG_OPERATIONS} operations each in ${fixed(load.growSeconds, 0)} s (at most ${GROW_LIMIT_SECONDS} s), then ${MEASURE_SECONDS} s again; a GET project sent one at a time meanwhile; the server's longest event-loop stall in each measure: ${stalls(fresh)} | ${stalls(long)}. Load average ${fixed(loadAtStart)} when the run began, ${fixed(loadavg()[0]!)} at its end; the whole run took ${fixed((performance.now() - began) / 1000, 0)} s.`,
+  `Each server in its own process (SQLite in a temporary folder, logs at warn), the pool with 1 thread beside GALLEY_POOL_THREADS=0; /healthz sent one at a time every 10 ms, each on a new connection, from a thread of its own (loop-probe.mjs: the benchmark's own work never delays a probe's timing). Event-loop stalls from perf_hooks.monitorEventLoopDelay (resolution 5 ms) inside the server. Heap: heapUsed after a full collection, before and after opening the drafts (GET draft), per draft and byte of page. Long drafts: ${LONG_DRAFTS} connections of operations on ${LONG_DRAFTS} drafts of a 20 KB page (insert, remove), ${WARMUP_OPERATIONS} each unmeasured first, then ${MEASURE_SECONDS} s on fresh drafts (${load.freshLeast}+ operations each), grown to ${LONG_OPERATIONS} operations each in ${fixed(load.growSeconds, 0)} s (at most ${GROW_LIMIT_SECONDS} s), then ${MEASURE_SECONDS} s again; a GET project sent one at a time meanwhile (from a thread of its own, on one kept-alive connection); the server's longest event-loop stall in each measure: ${stalls(fresh)} | ${stalls(long)}. Load average ${fixed(loadAtStart)} when the run began, ${fixed(loadavg()[0]!)} at its end; the whole run took ${fixed((performance.now() - began) / 1000, 0)} s.`,
 );

@@ -110,6 +110,9 @@ export class IndexedPage {
     }
     if (!handler.tooDeep) parser.end(html.slice(at));
     if (handler.tooDeep) return 'too_deep';
+    // Indexing every element is a piece of its own: on a 2 MB page, about as long as the last
+    // piece read.
+    if (chunk < html.length) yield;
     const { body } = handler;
     if (body) return new IndexedPage(handler.root, body, handler.bodyOrder, handler.outsideIds);
     const implied = implyBody(handler.root);
