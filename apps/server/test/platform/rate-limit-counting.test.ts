@@ -4,6 +4,7 @@
 import { CompiledQuery } from 'kysely';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { describe, expect, it } from 'vitest';
+import { folderState, person } from '../../../../packages/store/test/projects-fixtures.js';
 import { describePostgres } from '../../../../packages/store/test/stores.js';
 import { postgresCounter } from '../../src/http/rate-limit.js';
 import type { QueryClient } from '../../src/http/rate-limit.js';
@@ -79,6 +80,25 @@ describePostgres('rate-limit counting', (t) => {
       const later = await sendAtOnce((key) => counter.consume(key), 'token:spent', 10);
       expect(later.every((o) => !o.ok)).toBe(true);
       expect(client.writes).toBe(writes);
+    });
+  });
+
+  it('leave what a request remembers as it is (a count changes nothing cached)', async () => {
+    const ada = await person(t.store, 'counted@example.org');
+    const { id } = await t.store.projects.create({
+      accountNumber: ada.accountNumber,
+      byName: ada.name,
+      state: folderState('Site', { 'project.json': 'p1', 'index.html': 'i1' }),
+    });
+    const counter = postgresCounter(countingClient(), 100);
+    let reads = 0;
+    t.store.telemetry.onQuery(() => (reads += 1));
+    await t.store.withFreshCaches(async () => {
+      await t.store.projects.access(id, ada.accountNumber);
+      await counter.consume('token:cached');
+      const before = reads;
+      expect(await t.store.projects.access(id, ada.accountNumber)).not.toBeNull();
+      expect(reads).toBe(before);
     });
   });
 });
