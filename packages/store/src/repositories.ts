@@ -23,7 +23,8 @@ export function createRepositories(scope: RepoScope, caches: Caches) {
     ...accountRepositories(scope, caches.accounts),
     ...projectRepositories(scope, caches.projects),
     ...assetRepositories(scope),
-    ...eventRepositories(scope),
+    // An event changes no project access nor editing context.
+    ...eventRepositories(scope, [caches.projects.access, caches.projects.editing]),
   };
 }
 

@@ -227,6 +227,35 @@ describeStores('drafts', (t) => {
     expect((await read())?.draft).toEqual(await store.drafts.find(pageId, holder));
   });
 
+  it('keeps an editing read remembered past the events this process stores (SQLite)', async () => {
+    const { store } = await t.fresh();
+    const { id, pageId, ada } = await project(store);
+    const holder = { accountNumber: ada.accountNumber, client: 'cli' };
+    await openDraft(store, { pageId, projectId: id, holder }, 't0');
+    const read = () => store.drafts.editing(pageId, ada.accountNumber, 'cli');
+    const remembered = await read();
+    const event = { kind: 'draft.changed', projectId: id, accountNumber: null, data: { n: 1 } };
+    await store.events.appendAll([event, event]);
+    let queries = 0;
+    store.telemetry.onQuery(() => (queries += 1));
+    try {
+      expect(await read()).toEqual(remembered);
+    } finally {
+      store.telemetry.onQuery(() => undefined);
+    }
+    // No event changes an editing context; PostgreSQL remembers nothing outside a fresh check.
+    expect(queries).toBe(store.kind === 'sqlite' ? 0 : 1);
+    // Any other write of this process is still seen at once.
+    await store.projectLocks.acquire({
+      projectId: id,
+      holder,
+      kind: 'agent',
+      label: 'l',
+      ttlSeconds: 60,
+    });
+    expect((await read())?.lock).toMatchObject({ client: 'cli' });
+  });
+
   it('appends without leaving the connection in relaxed durability', async () => {
     const { store, options } = await t.fresh();
     const { id, pageId, ada } = await project(store);

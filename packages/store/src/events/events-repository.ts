@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
 import type { RepoScope } from '../scope.js';
+import type { OwnWrite } from '../stamped-cache.js';
 import { isoTime } from '../time.js';
 import type { EventRecord, NewEvent } from './records.js';
 import type { EventsTable } from './tables.js';
@@ -27,12 +28,24 @@ function toEvent(row: Selectable<EventsTable>): EventRecord {
   };
 }
 
+/** A cache of reads that absorbs this process's own writes (see StampedCache.absorb). */
+type Unmoved = { absorb(write: OwnWrite): void };
+
+/** SQLite: the rows this connection has written so far (`total_changes()`). */
+async function rowsWritten(tx: RepoScope): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select total_changes() as n`.execute(tx.db);
+  return rows[0]!.n;
+}
+
 /** What happened to projects and assets, numbered in commit order, kept for a bounded time. */
 export class EventsRepository {
   readonly #scope: RepoScope;
+  readonly #unmoved: readonly Unmoved[];
 
-  constructor(scope: RepoScope) {
+  /** `unmoved`: remembered reads that no event changes, which absorb the events' writes. */
+  constructor(scope: RepoScope, unmoved: readonly Unmoved[]) {
     this.#scope = scope;
+    this.#unmoved = unmoved;
   }
 
   /**
@@ -47,12 +60,14 @@ export class EventsRepository {
    * `append` for several events at once, numbered in the order given, in one transaction: one
    * commit (one flush to disk) for the lot, however many there are.
    */
-  appendAll(events: readonly NewEvent[]): Promise<EventRecord[]> {
-    return this.#scope.transaction(async (tx) => {
+  async appendAll(events: readonly NewEvent[]): Promise<EventRecord[]> {
+    const own = !this.#scope.db.isTransaction && this.#scope.kind === 'sqlite';
+    let write: OwnWrite | undefined;
+    const stored = await this.#scope.transaction(async (tx) => {
       const postgres = tx.kind === 'postgres';
       if (postgres) await sql`select pg_advisory_xact_lock(${EVENTS_LOCK})`.execute(tx.db);
       const at = isoTime(tx.clock.now());
-      const stored: EventRecord[] = [];
+      const records: EventRecord[] = [];
       for (const event of events) {
         const row = await tx.db
           .insertInto('events')
@@ -66,16 +81,21 @@ export class EventsRepository {
           })
           .returning('seq')
           .executeTakeFirstOrThrow();
-        stored.push({ ...event, seq: Number(row.seq), at });
+        records.push({ ...event, seq: Number(row.seq), at });
       }
-      await enqueueDeliveries(tx, stored);
-      if (postgres && stored.length > 0) {
-        await sql`select pg_notify(${EVENTS_CHANNEL}, ${String(stored.at(-1)!.seq)})`.execute(
+      const deliveries = await enqueueDeliveries(tx, records);
+      if (postgres && records.length > 0) {
+        await sql`select pg_notify(${EVENTS_CHANNEL}, ${String(records.at(-1)!.seq)})`.execute(
           tx.db,
         );
       }
-      return stored;
+      if (own) write = { rowsWritten: await rowsWritten(tx), rows: records.length + deliveries };
+      return records;
     });
+    // Events change no access nor editing context: those reads stay remembered (a draft's
+    // operations, each followed by its event, read their context once, not after every batch).
+    if (write) for (const reads of this.#unmoved) reads.absorb(write);
+    return stored;
   }
 
   /** Events numbered above `seq`, oldest first, at most `limit`. */

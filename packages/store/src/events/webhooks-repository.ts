@@ -71,11 +71,13 @@ function toDelivery(row: WebhookDeliveriesTable): DeliveryRecord {
 /**
  * A delivery for every webhook that asked for each of `events` (within the events' own
  * transaction). The webhooks of a project, or of an account, are read once for all its events.
+ * Answers how many deliveries it wrote.
  */
 export async function enqueueDeliveries(
   tx: RepoScope,
   events: readonly EventRecord[],
-): Promise<void> {
+): Promise<number> {
+  let written = 0;
   const hooksOf = new Map<string, Promise<Array<{ id: string; kinds: string[] }>>>();
   for (const event of events) {
     const owner =
@@ -87,6 +89,7 @@ export async function enqueueDeliveries(
     }
     const wanted = (await hooks).filter((hook) => hook.kinds.includes(event.kind));
     if (wanted.length === 0) continue;
+    written += wanted.length;
     const at = event.at;
     await tx.db
       .insertInto('webhook_deliveries')
@@ -103,6 +106,7 @@ export async function enqueueDeliveries(
       )
       .execute();
   }
+  return written;
 }
 
 /** The webhooks that may want `event`: its project's, or (with none) its account's own. */
