@@ -6,7 +6,7 @@ import { expect, it } from 'vitest';
 import { openStore } from '@galley/store';
 import type { Store } from '@galley/store';
 import { UNCOUNTED_TABLES } from '../src/migrations/011_change_counts.js';
-import { folderState, person } from './projects-fixtures.js';
+import { person, siteOf } from './projects-fixtures.js';
 import { describePostgres } from './stores.js';
 
 /** The statements `store` runs while `work` runs. */
@@ -25,11 +25,7 @@ describePostgres('fresh reads', (t) => {
   async function projectWithToken(store: Store) {
     const ada = await person(store, 'ada@example.org');
     const bob = await person(store, 'bob@example.org');
-    const { id } = await store.projects.create({
-      accountNumber: ada.accountNumber,
-      byName: ada.name,
-      state: folderState('Site', { 'project.json': 'p1', 'index.html': 'i1' }),
-    });
+    const id = await siteOf(store, ada);
     await store.projectMembers.put(id, bob.accountNumber, 'editor');
     const { token, record } = await store.tokens.issue({ accountNumber: bob.accountNumber });
     /** What a request of bob's reads first: his token, then his role in the project. */

@@ -28,3 +28,13 @@ export async function person(store: Store, email: string, name = email.split('@'
   if (!created.ok) throw new Error(`account ${email}: ${created.code}`);
   return created.account;
 }
+
+/** A one-page project named 'Site', made by `owner`; its id. */
+export async function siteOf(store: Store, owner: { accountNumber: number; name: string }) {
+  const project = await store.projects.create({
+    accountNumber: owner.accountNumber,
+    byName: owner.name,
+    state: folderState('Site', { 'project.json': 'p1', 'index.html': 'i1' }),
+  });
+  return project.id;
+}

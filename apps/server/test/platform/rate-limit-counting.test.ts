@@ -4,7 +4,7 @@
 import { CompiledQuery } from 'kysely';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { describe, expect, it } from 'vitest';
-import { folderState, person } from '../../../../packages/store/test/projects-fixtures.js';
+import { person, siteOf } from '../../../../packages/store/test/projects-fixtures.js';
 import { describePostgres } from '../../../../packages/store/test/stores.js';
 import { postgresCounter } from '../../src/http/rate-limit.js';
 import type { QueryClient } from '../../src/http/rate-limit.js';
@@ -85,11 +85,7 @@ describePostgres('rate-limit counting', (t) => {
 
   it('leave what a request remembers as it is (a count changes nothing cached)', async () => {
     const ada = await person(t.store, 'counted@example.org');
-    const { id } = await t.store.projects.create({
-      accountNumber: ada.accountNumber,
-      byName: ada.name,
-      state: folderState('Site', { 'project.json': 'p1', 'index.html': 'i1' }),
-    });
+    const id = await siteOf(t.store, ada);
     const counter = postgresCounter(countingClient(), 100);
     let reads = 0;
     t.store.telemetry.onQuery(() => (reads += 1));
