@@ -15,6 +15,12 @@ export interface ZipAnswer {
 
 /** Entries read and deflated at once ahead of the one being sent (in the pool, when large). */
 const DEFLATE_AHEAD = 4;
+/**
+ * Bytes of the ZIP written ahead of the client: the next entries are read and deflated while
+ * the connection sends the last ones (with Node's 16 KiB the writing waited for every drain, and
+ * the connection for every entry's deflate).
+ */
+const SENT_AHEAD_BYTES = 2 * 1024 * 1024;
 /** Digests of this many folders' ZIPs are remembered (a few hundred bytes each). */
 const REMEMBERED_DIGESTS = 10_000;
 
@@ -58,7 +64,10 @@ export class FolderZips {
     }
     return {
       ...digest,
-      body: () => Promise.resolve(Readable.from(pieces(), { objectMode: false })),
+      body: () =>
+        Promise.resolve(
+          Readable.from(pieces(), { objectMode: false, highWaterMark: SENT_AHEAD_BYTES }),
+        ),
     };
   }
 
