@@ -4,6 +4,7 @@
 // connections of operations) never delays a probe's timing on the benchmark's event loop.
 // workerData: { url, headers, pauseMs, fresh } (fresh: a new connection for each request).
 import { Agent, get } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 
