@@ -2,6 +2,7 @@
 // loop, small and large; byte arrays move instead of being copied; and work that fails in a
 // worker (out of memory, a pool that is gone) is a clear 503 `work_failed`, never a 500 or a hang.
 import { randomBytes } from 'node:crypto';
+import { inflateRawSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DraftLog } from '@galley/core';
 import { WorkPool } from '../../src/pool/work-pool.js';
@@ -84,12 +85,28 @@ describe('the work pool', () => {
     expect(await pooled.run('snapshot', moved, { size: 0 })).toBeNull();
   }, 120_000);
 
+  it('deflates a file of a ZIP byte for byte as the event loop does', async () => {
+    const text = new TextEncoder().encode('body { margin: 0; }\n'.repeat(20_000));
+    const onLoop = await inline.run('deflate', text, { size: 0 });
+    expect(Buffer.from(await pooled.run('deflate', text, { size: 0 })).equals(onLoop)).toBe(true);
+    expect(inflateRawSync(onLoop).equals(text)).toBe(true);
+  });
+
   it('moves byte arrays to the worker and back instead of copying them', async () => {
     const zip = zipOf(projectFolder());
     const intake = await pooled.run('intake', { zip, site: {} }, { size: 0, move: true });
     expect(zip.byteLength).toBe(0); // moved: this thread no longer has them
     if (!intake.ok) throw new Error('refused');
     expect(new TextDecoder().decode(intake.folder.get('style.css'))).toBe('body { margin: 0; }\n');
+    // A view of a larger buffer (an upload gathered into one as it arrived) moves its buffer.
+    const gathered = new Uint8Array(zip.byteLength + 100_000);
+    const upload = zipOf(projectFolder());
+    gathered.set(upload);
+    const view = gathered.subarray(0, upload.byteLength);
+    expect(await pooled.run('intake', { zip: view, site: {} }, { size: 0, move: true })).toEqual(
+      await inline.run('intake', { zip: upload, site: {} }, { size: 0 }),
+    );
+    expect(gathered.byteLength).toBe(0);
     // Below the threshold the work runs here: nothing moves.
     const small = zipOf(projectFolder());
     const bounded = new WorkPool({ threads: 1, inlineBytes: small.byteLength + 1 });
