@@ -10,7 +10,7 @@ import pino from 'pino';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { route } from '@galley/core';
-import { DiskByteStore } from '@galley/store';
+import { DiskByteStore, sha256Hex } from '@galley/store';
 import {
   ApiRegistry,
   ApiRouter,
@@ -73,6 +73,10 @@ beforeAll(async () => {
   app.post('/upload', async (req, res) => {
     const { file, fields } = await readMultipart(req, { fileField: 'zip', maxFileBytes: 1000 });
     res.json({ size: file?.bytes.byteLength ?? null, filename: file?.filename ?? null, fields });
+  });
+  app.post('/gather', async (req, res) => {
+    const { file } = await readMultipart(req, { fileField: 'zip', maxFileBytes: 1 << 20 });
+    res.json({ sha256: file && sha256Hex(file.bytes) });
   });
   app.post('/stream', async (req, res) => {
     const { file, fields } = await streamMultipart(
@@ -235,6 +239,32 @@ describe('multipart', () => {
       filename: 'site.zip',
       fields: { title: 'Hello' },
     });
+  });
+
+  it('gathers a file alike whether the body declares its length or comes in chunks', async () => {
+    const file = new Uint8Array(300_000).map((_, i) => (i * 7919) % 251);
+    const data = new FormData();
+    data.set('zip', new Blob([file]), 'site.zip');
+    const declared = new Request(`${url}/gather`, { method: 'POST', body: data });
+    const bytes = new Uint8Array(await declared.arrayBuffer());
+    const type = declared.headers.get('content-type')!;
+    // Without a length the buffer starts small and grows as the pieces arrive.
+    const pieces = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let at = 0; at < bytes.length; at += 10_000)
+          controller.enqueue(bytes.subarray(at, at + 10_000));
+        controller.close();
+      },
+    });
+    for (const body of [bytes, pieces]) {
+      const res = await fetch(`${url}/gather`, {
+        method: 'POST',
+        headers: { 'content-type': type },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+      expect(await res.json()).toEqual({ sha256: sha256Hex(file) });
+    }
   });
 
   it('answers 413 one byte past the limit', async () => {
