@@ -262,7 +262,7 @@ describe('multipart', () => {
         headers: { 'content-type': type },
         body,
         duplex: 'half',
-      } as RequestInit);
+      });
       expect(await res.json()).toEqual({ sha256: sha256Hex(file) });
     }
   });
