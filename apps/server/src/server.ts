@@ -22,6 +22,13 @@ export interface StartOptions extends AppOptions {
  * Longer than any request takes to be worked on without a byte moving.
  */
 const IDLE_TIMEOUT_MS = 120_000;
+/**
+ * An idle keep-alive connection is kept this long, past the idle timeouts of the clients and
+ * load balancers in front (undici follows the server's `Keep-Alive: timeout` hint; an AWS load
+ * balancer waits 60 s), so that they, not the server, end it: a server that closes a connection
+ * just as a request is sent on it makes that request fail with ECONNRESET. Node's default is 5 s.
+ */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 export interface RunningServer {
   /** `http://host:port` actually listened on. */
@@ -41,6 +48,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // A request without Host is refused by the app, as a problem (refuseBadRequestHead).
   const server = createServer({ ...messages.serverOptions, requireHostHeader: false });
   server.timeout = options.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   const host = options.host ?? options.config.host;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
