@@ -179,6 +179,26 @@ describeStores('galley serve as several processes', (t) => {
     expect(pidsOf(cluster.output(), prefix).size).toBeGreaterThan(1);
   });
 
+  it('counts requests sent at once as one budget too', { timeout: SLOW }, async () => {
+    // A worker sends a key's concurrent requests to the primary as one count (SQLite), a process
+    // writes them as one row update (PostgreSQL): each must still be given its own place.
+    const { token } = await issueToken(cluster.url, office.password);
+    const target = (i: number) => (t.kind === 'postgres' ? both(i) : cluster.url);
+    const answers = await Promise.all(
+      Array.from({ length: RATE_LIMIT + 12 }, (_, i) =>
+        send(target(i), 'GET', '/api/v1/projects', { token }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(RATE_LIMIT);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(12);
+    const remaining = answers
+      .filter((answer) => answer.status === 200)
+      .map((answer) => Number(answer.headers['ratelimit-remaining']))
+      .sort((a, b) => a - b);
+    expect(remaining).toEqual(Array.from({ length: RATE_LIMIT }, (_, i) => i));
+  });
+
   it(
     'answers GET /metrics for all workers, to loopback and operators only',
     { timeout: SLOW },

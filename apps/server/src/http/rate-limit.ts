@@ -28,7 +28,9 @@ const CLUSTER_TIMEOUT_MS = 5_000;
  *   a key past its budget is then refused from memory until its window ends, so a flood of
  *   refused requests costs the database nothing.
  * - SQLite, several worker processes: the cluster's primary counts for all of them (over IPC),
- *   which keeps a write per request away from the database's one write lock.
+ *   which keeps a write per request away from the database's one write lock; a worker sends its
+ *   concurrent requests for one key as one count too (coalesced-counter.ts): a message each way
+ *   per request cost the worker and the primary more CPU than the request's own work.
  * - SQLite, one process: its memory.
  */
 function counterFor(store: Store, points: number): Pick<RateLimiterAbstract, 'consume'> {
@@ -37,7 +39,9 @@ function counterFor(store: Store, points: number): Pick<RateLimiterAbstract, 'co
     return postgresCounter(queryClient(store), points);
   }
   if (cluster.isWorker)
-    return new RateLimiterCluster({ ...options, timeoutMs: CLUSTER_TIMEOUT_MS });
+    return new CoalescedCounter(
+      new RateLimiterCluster({ ...options, timeoutMs: CLUSTER_TIMEOUT_MS }),
+    );
   return new RateLimiterMemory(options);
 }
 
