@@ -32,9 +32,9 @@ for (const file of readdirSync(reports)
     const where = `${file.replace(/\.json$/, '')} ${suite.name.replace(/^.*?\/(test|bench)\//, '$1/')}`;
     const broken = (suite.assertionResults ?? []).filter((test) => test.status === 'failed');
     for (const test of broken)
-      failures.push(`${where} > ${test.fullName}\n    ${firstLine(test.failureMessages)}`);
+      failures.push(`${where} > ${test.fullName}\n    ${headline(test.failureMessages)}`);
     if (broken.length === 0 && suite.status === 'failed')
-      failures.push(`${where}\n    ${firstLine([suite.message])}`);
+      failures.push(`${where}\n    ${headline([suite.message])}`);
   }
 }
 if (run.status !== 0 && failed === 0) failed = 1; // a suite that crashed before reporting still fails
@@ -45,7 +45,16 @@ console.log(`${skipped} skipped`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(run.status === 0 && failed === 0 ? 0 : 1);
 
-function firstLine(messages) {
+/**
+ * A failure's first line, and the line that names what it waited for when there is one (a
+ * Playwright timeout says only "Timeout 30000ms exceeded." first; its call log names the locator).
+ */
+function headline(messages) {
   const text = (messages ?? []).find(Boolean) ?? 'no message';
-  return text.split('\n', 1)[0].slice(0, 300);
+  const lines = text.split('\n');
+  const waited = lines.find((line) => /^\s*-\s+waiting for /.test(line));
+  return [lines[0], waited?.trim()]
+    .filter(Boolean)
+    .map((line) => line.slice(0, 300))
+    .join('\n    ');
 }
