@@ -7,6 +7,8 @@
 // The server runs in a child process (this file, started with `serve`), so client and server
 // do not share an event loop. Each answer is checked before it is timed.
 // Writes <repo>/.bench/v2.json. Run: pnpm --filter @galley/server bench
+// GALLEY_BENCH_ROWS=revisions runs only the revision row and prints it (nothing written);
+// GALLEY_BENCH_SERVER_ARGS adds Node options to the server process (e.g. --cpu-prof).
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -55,11 +57,21 @@ async function main(): Promise<void> {
     new URL(import.meta.url).pathname,
     ['serve', join(work, 'data')],
     {
-      execArgv: ['--import', 'tsx', '--conditions=@galley/source'],
+      execArgv: [
+        '--import',
+        'tsx',
+        '--conditions=@galley/source',
+        ...(process.env.GALLEY_BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? []),
+      ],
     },
   );
   try {
     const [target] = (await once(child, 'message')) as [Target];
+    if (process.env.GALLEY_BENCH_ROWS === 'revisions') {
+      const row = await revisionCost(target);
+      console.log(`${row.ok ? 'ok ' : 'NO '} ${row.name}: ${row.value} (goal ${row.goal})`);
+      return;
+    }
     const rows = [
       await blobUpload(target, work),
       await fileDownload(target, work),
