@@ -5,8 +5,8 @@
 // nothing. Measures are interleaved in ROUNDS rounds and each figure is the median of its rounds.
 // Writes <repo>/.bench/two-hosts.json. Run: pnpm --filter @galley/server bench
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { writeZip } from '@galley/core';
@@ -46,6 +46,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.le
 interface Host {
   url: string;
   output: string;
+  pid: number;
   stop(): void;
 }
 
@@ -86,6 +87,7 @@ function serve(env: Record<string, string>): Promise<Host> {
         resolve({
           url,
           output,
+          pid: child.pid!,
           stop: () => {
             child.kill('SIGTERM');
             rmSync(data, { recursive: true, force: true });
@@ -96,8 +98,35 @@ function serve(env: Record<string, string>): Promise<Host> {
   });
 }
 
+/** Seconds of CPU time since boot: every core's busy time (/proc/stat), one process's. */
+const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
+const cpuKnown = existsSync('/proc/stat');
+function machineBusySeconds(): number {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);
+  const ticks = fields.map(Number);
+  const idle = ticks[3]! + ticks[4]!; // idle and iowait
+  return (ticks.slice(0, 8).reduce((a, b) => a + b, 0) - idle) / ticksPerSecond;
+}
+function processSeconds(pid: number): number {
+  // After the name in parentheses: utime and stime are the 12th and 13th fields.
+  const after = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(after[11]) + Number(after[12])) / ticksPerSecond;
+}
+
+/** What one process's requests cost in CPU: all of the machine's, and the process's own. */
+interface CpuPerRequest {
+  machine: number;
+  galley: number;
+}
+
 /** Requests a second that `urls` answer together, CONNECTIONS connections each. */
-async function throughput(urls: string[], path: string, token: string): Promise<number> {
+async function throughput(
+  urls: string[],
+  path: string,
+  token: string,
+  cpu?: { pid: number; into: CpuPerRequest[] },
+): Promise<number> {
+  const before = cpu && { machine: machineBusySeconds(), galley: processSeconds(cpu.pid) };
   let answered = 0;
   const results = await Promise.all(
     urls.map((url) => {
@@ -112,7 +141,31 @@ async function throughput(urls: string[], path: string, token: string): Promise<
     }),
   );
   for (const r of results) if (r.non2xx > 0 || r.errors > 0) throw new Error('failed requests');
+  if (cpu && before)
+    cpu.into.push({
+      machine: (machineBusySeconds() - before.machine) / answered,
+      galley: (processSeconds(cpu.pid) - before.galley) / answered,
+    });
   return answered / MEASURE_SECONDS;
+}
+
+/**
+ * The most any number of processes could serve on this machine's cores: every core busy, each
+ * request costing the CPU one process's requests cost in all (Galley, PostgreSQL, the load
+ * generator, the rest), as a ratio to what one process serves.
+ */
+function ceilingRow(costs: CpuPerRequest[], oneRps: number) {
+  const machine = median(costs.map((c) => c.machine));
+  const galley = median(costs.map((c) => c.galley));
+  const cores = availableParallelism();
+  const most = cores / machine;
+  const micros = (seconds: number) => `${Math.round(seconds * 1e6)} µs`;
+  return {
+    name: `the ceiling on these ${cores} cores: CPU per request of one process (in all · of which Galley's process), and the most all ${cores} cores could serve at that cost`,
+    value: `${micros(machine)} · ${micros(galley)}; ${Math.round(most)} req/s = ${(most / oneRps).toFixed(2)}× one process`,
+    goal: 'reference',
+    ok: true,
+  };
 }
 
 async function twoProcessRows(bucket: TestBucket, pgUrl: string) {
@@ -162,8 +215,11 @@ async function twoProcessRows(bucket: TestBucket, pgUrl: string) {
     await throughput([a.url, b.url], path, token); // warm-up
     const one: number[] = [];
     const two: number[] = [];
+    const costs: CpuPerRequest[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      one.push(await throughput([a.url], path, token));
+      one.push(
+        await throughput([a.url], path, token, cpuKnown ? { pid: a.pid, into: costs } : undefined),
+      );
       two.push(await throughput([a.url, b.url], path, token));
     }
     const ratio = median(two) / median(one);
@@ -175,6 +231,7 @@ async function twoProcessRows(bucket: TestBucket, pgUrl: string) {
         goal: '≥ 1.7×',
         ok: ratio >= 1.7,
       },
+      ...(cpuKnown ? [ceilingRow(costs, median(one))] : []),
     ];
   } finally {
     for (const host of hosts) host.stop();
