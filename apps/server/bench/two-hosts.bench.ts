@@ -5,14 +5,16 @@
 // nothing. Measures are interleaved in ROUNDS rounds and each figure is the median of its rounds.
 // Writes <repo>/.bench/two-hosts.json. Run: pnpm --filter @galley/server bench
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { writeZip } from '@galley/core';
 import { freshBucket } from '../../../packages/store/test/s3.js';
 import type { TestBucket } from '../../../packages/store/test/s3.js';
 import { freshPostgresDatabase } from '../../../packages/store/test/stores.js';
+import { ceilingRow, cpuKnown, meterCpu } from './cpu-cost.js';
+import type { CpuPerRequest } from './cpu-cost.js';
 
 const ROUNDS = 3;
 const CONNECTIONS = 8;
@@ -98,27 +100,6 @@ function serve(env: Record<string, string>): Promise<Host> {
   });
 }
 
-/** Seconds of CPU time since boot: every core's busy time (/proc/stat), one process's. */
-const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
-const cpuKnown = existsSync('/proc/stat');
-function machineBusySeconds(): number {
-  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);
-  const ticks = fields.map(Number);
-  const idle = ticks[3]! + ticks[4]!; // idle and iowait
-  return (ticks.slice(0, 8).reduce((a, b) => a + b, 0) - idle) / ticksPerSecond;
-}
-function processSeconds(pid: number): number {
-  // After the name in parentheses: utime and stime are the 12th and 13th fields.
-  const after = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(after[11]) + Number(after[12])) / ticksPerSecond;
-}
-
-/** What one process's requests cost in CPU: all of the machine's, and the process's own. */
-interface CpuPerRequest {
-  machine: number;
-  galley: number;
-}
-
 /** Requests a second that `urls` answer together, CONNECTIONS connections each. */
 async function throughput(
   urls: string[],
@@ -126,7 +107,7 @@ async function throughput(
   token: string,
   cpu?: { pid: number; into: CpuPerRequest[] },
 ): Promise<number> {
-  const before = cpu && { machine: machineBusySeconds(), galley: processSeconds(cpu.pid) };
+  const meter = cpu && meterCpu(cpu.pid);
   let answered = 0;
   const results = await Promise.all(
     urls.map((url) => {
@@ -141,31 +122,8 @@ async function throughput(
     }),
   );
   for (const r of results) if (r.non2xx > 0 || r.errors > 0) throw new Error('failed requests');
-  if (cpu && before)
-    cpu.into.push({
-      machine: (machineBusySeconds() - before.machine) / answered,
-      galley: (processSeconds(cpu.pid) - before.galley) / answered,
-    });
+  if (cpu && meter) cpu.into.push(meter.end(answered));
   return answered / MEASURE_SECONDS;
-}
-
-/**
- * The most any number of processes could serve on this machine's cores: every core busy, each
- * request costing the CPU one process's requests cost in all (Galley, PostgreSQL, the load
- * generator, the rest), as a ratio to what one process serves.
- */
-function ceilingRow(costs: CpuPerRequest[], oneRps: number) {
-  const machine = median(costs.map((c) => c.machine));
-  const galley = median(costs.map((c) => c.galley));
-  const cores = availableParallelism();
-  const most = cores / machine;
-  const micros = (seconds: number) => `${Math.round(seconds * 1e6)} µs`;
-  return {
-    name: `the ceiling on these ${cores} cores: CPU per request of one process (in all · of which Galley's process), and the most all ${cores} cores could serve at that cost`,
-    value: `${micros(machine)} · ${micros(galley)}; ${Math.round(most)} req/s = ${(most / oneRps).toFixed(2)}× one process`,
-    goal: 'reference',
-    ok: true,
-  };
 }
 
 async function twoProcessRows(bucket: TestBucket, pgUrl: string) {
@@ -231,7 +189,7 @@ async function twoProcessRows(bucket: TestBucket, pgUrl: string) {
         goal: '≥ 1.7×',
         ok: ratio >= 1.7,
       },
-      ...(cpuKnown ? [ceilingRow(costs, median(one))] : []),
+      ...(cpuKnown ? [ceilingRow('GET /api/v1/projects/{id}', costs, median(one))] : []),
     ];
   } finally {
     for (const host of hosts) host.stop();

@@ -15,6 +15,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { json, onePageZip } from './bench-http.js';
+import { ceilingRow, cpuKnown, meterCpu } from './cpu-cost.js';
+import type { CpuPerRequest } from './cpu-cost.js';
 
 const CONNECTIONS = 64;
 const ROUNDS = 3;
@@ -275,11 +277,16 @@ try {
   const resync = (service: Service) =>
     Promise.all(chainsOf.get(service)!.map((chain) => lockAndOpen(service, chain)));
   const rounds = new Map<string, Measure[]>();
+  /** What the one worker's requests cost in CPU, by measure. */
+  const costs = new Map<string, CpuPerRequest[]>();
   for (let round = -1; round < ROUNDS; round++) {
     for (const measure of measures) {
       for (const service of services) {
         const seconds = round < 0 ? WARMUP_SECONDS : MEASURE_SECONDS;
+        const meter = service === services[1] && cpuKnown ? meterCpu(service.child.pid!) : null;
         const measured = await load(service, seconds, requestsOf(measure, service));
+        if (meter && round >= 0)
+          costs.set(measure, [...(costs.get(measure) ?? []), meter.end(measured.rps * seconds)]);
         if (measure === 'POST operations') await resync(service);
         if (round < 0) continue;
         const key = `${measure} ${service.name}`;
@@ -314,6 +321,7 @@ try {
         goal: '≤ 3×',
         ok: many.p99 <= 3 * many.p50,
       },
+      ...(cpuKnown ? [ceilingRow(measure, costs.get(measure)!, one.rps)] : []),
     ];
   });
   const result = {
