@@ -10,7 +10,7 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { Plugin } from 'esbuild';
-import { cliBundle, plainFflate } from './bundle-options.js';
+import { cliBundle, lazyFflate } from './bundle-options.js';
 
 const cliDir = fileURLToPath(new URL('..', import.meta.url));
 const outdir = join(cliDir, 'dist/commands');
@@ -38,6 +38,6 @@ await build({
   ...cliBundle,
   // Loaded on a terminal only; resolved from the CLI's own dependencies.
   external: ['cli-progress', 'commander'],
-  plugins: [sharedModules, plainFflate],
+  plugins: [sharedModules, lazyFflate],
   sourcemap: true,
 });

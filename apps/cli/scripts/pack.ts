@@ -1,6 +1,7 @@
 // Packs the `galley` command into one npm tarball that installs on a machine without the repo:
-//   dist/galley.js   the CLI, with the core, the store and the server bundled into chunks beside
-//                    it that each command loads when it runs
+//   dist/galley.js   the command: loads dist/cli.js, the CLI with the core, the store and the
+//                    server bundled into CommonJS chunks beside it that each command loads when
+//                    it runs, with the V8 code caches of dist/code-cache/ (packed-galley.ts)
 //   dist/browser/    the editing screen's bundles, which the server sends as they are
 //   package.json     bin `galley`; only what cannot be bundled stays a dependency: better-sqlite3
 //                    (native) and the Fontsource fonts the service seeds (read as files)
@@ -13,10 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import type { Plugin } from 'esbuild';
 import { bundleBrowser } from '../../../packages/browser/scripts/bundle.js';
-import { cliBundle, plainFflate } from './bundle-options.js';
+import { cliBundle, lazyFflate } from './bundle-options.js';
 
 const cliDir = fileURLToPath(new URL('..', import.meta.url));
 const repo = join(cliDir, '../..');
@@ -106,33 +107,85 @@ const lazyChildProcess: Plugin = {
   },
 };
 
+/**
+ * The CLI as CommonJS chunks in `dir`: esbuild splits it as ES modules (only that format splits),
+ * then each chunk becomes CommonJS. Node starts CommonJS faster (no ES module loader: about a
+ * fifth of `galley --version`), and only a CommonJS function can be compiled with a code cache
+ * (see packed-galley.ts). cli.js is the program; page-worker.js is `check`'s worker thread,
+ * beside the chunk that starts it.
+ */
+async function bundleCli(dir: string): Promise<void> {
+  const { outputFiles } = await build({
+    entryPoints: {
+      cli: join(cliDir, 'src/bin.ts'),
+      'page-worker': join(cliDir, 'src/lib/page-worker.ts'),
+    },
+    outdir: dir,
+    splitting: true,
+    chunkNames: '[name]-[hash]', // beside galley.js: `../package.json` is the package's from each
+    ...cliBundle,
+    external: neverLoaded,
+    plugins: [requiredWhereUsed, lazyChildProcess, lazyFflate],
+    minify: true,
+    legalComments: 'linked',
+    write: false,
+  });
+  for (const file of outputFiles) {
+    if (!file.path.endsWith('.js')) {
+      await writeFile(file.path, file.contents);
+      continue;
+    }
+    const chunk = await transform(file.text.replace(/^#!.*\n/, ''), {
+      format: 'cjs',
+      target: 'node20',
+      minify: true,
+      supported: { 'dynamic-import': false }, // import() of a chunk becomes its require()
+      define: { 'import.meta.url': 'galleyModuleUrl' },
+      logLevel: 'error',
+    });
+    const moduleUrl = 'var galleyModuleUrl = require("node:url").pathToFileURL(__filename).href;';
+    const uses = chunk.code.includes('galleyModuleUrl');
+    await writeFile(file.path, uses ? `${moduleUrl}\n${chunk.code}` : chunk.code);
+  }
+  await build({
+    entryPoints: [join(cliDir, 'scripts/packed-galley.ts')],
+    outfile: join(dir, 'galley.js'),
+    ...cliBundle,
+    format: 'cjs',
+    banner: { js: '#!/usr/bin/env node' },
+  });
+}
+
+/**
+ * What the code caches are made of: the short commands a person runs and waits for. Another
+ * command compiles what its caches lack, as without them.
+ */
+const sampleRuns = [['check', join(repo, 'examples/site')], ['--help'], ['--version']];
+
+/** Runs the sample commands on the bundle in `dir`, each adding to the caches of what it ran. */
+function makeCodeCaches(dir: string): void {
+  const galley = join(dir, 'galley.js');
+  const sample = `process.argv.splice(1, 0, ${JSON.stringify(galley)});
+const packed = require(${JSON.stringify(galley)});
+process.on('exit', packed.writeCodeCaches);
+packed.run();`;
+  for (const args of sampleRuns)
+    execFileSync(process.execPath, ['-e', sample, ...args], { cwd: tmpdir(), stdio: 'ignore' });
+}
+
 /** Writes the package to pack into `dir`: the bundle, the screen's bundles, a package.json. */
 export async function stageCli(dir: string): Promise<Manifest> {
   const cli = await manifestOf('apps/cli');
   await rm(dir, { recursive: true, force: true });
   await mkdir(join(dir, 'dist'), { recursive: true });
-  await build({
-    entryPoints: { galley: join(cliDir, 'src/bin.ts') },
-    outdir: join(dir, 'dist'),
-    splitting: true,
-    chunkNames: '[name]-[hash]', // beside galley.js: `../package.json` is the package's from each
-    ...cliBundle,
-    external: neverLoaded,
-    plugins: [requiredWhereUsed, lazyChildProcess, plainFflate],
-    minify: true,
-    legalComments: 'linked',
-    // CommonJS dependencies (express, pg…) call require() for Node's own modules.
-    banner: {
-      js: "import { createRequire as galleyRequire } from 'node:module'; const require = galleyRequire(import.meta.url);",
-    },
-  });
+  await bundleCli(join(dir, 'dist'));
   await bundleBrowser({ outDir: join(dir, 'dist/browser') });
   await rm(join(dir, 'dist/browser/galley.js')); // the readable library: the server sends only the rest
   const manifest = {
     name: cli.name,
     version: cli.version,
     description: 'Galley: an open service for editing web and display-media projects',
-    type: 'module',
+    type: 'commonjs', // the bundle (the screen's bundles are only sent, never loaded by Node)
     private: true, // installed from its tarball, never published
     bin: { galley: 'dist/galley.js' },
     engines: { node: '>=20.19' },
@@ -140,6 +193,7 @@ export async function stageCli(dir: string): Promise<Manifest> {
     dependencies: await dependencies(),
   };
   await writeFile(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  makeCodeCaches(join(dir, 'dist')); // the commands run as installed: the manifest is needed
   return manifest;
 }
 

@@ -7,7 +7,7 @@ const deflate = (data: Uint8Array): Uint8Array => deflateRawSync(data, { level: 
 
 /** The deterministic folder ZIP (decisions §4), the bytes the server exports for this folder. */
 export function zipFolder(folder: Folder): Uint8Array {
-  return writeZip(folder, { deflate });
+  return writeZip(folder, { deflate, crc32 });
 }
 
 /**
