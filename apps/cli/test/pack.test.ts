@@ -1,11 +1,12 @@
 // The packed `galley`, installed as a person without the repo installs it: `npm install -g` of
 // the tarball into a fresh prefix, then the installed command runs outside the repo: --version,
-// check of the example folder, and serve answering /healthz. Its dependencies come from the npm
+// check of the example folder, serve answering /healthz, and the commands again with code caches
+// V8 refuses (scripts/packed-galley.ts compiles the chunks then). Its dependencies come from the npm
 // registry (skipped, with the reason printed, when the registry cannot be reached). Install
 // scripts are not run: compiling SQLite takes minutes here, so better-sqlite3 gets the binding
 // the workspace built for this very Node and version (the packed package pins that version).
 import { execFile, spawn } from 'node:child_process';
-import { cp, mkdtemp, readFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -32,6 +33,7 @@ if (unreachable) console.warn(`skipped: ${unreachable}`);
 describe.skipIf(!!unreachable)('npm install -g of the packed galley', () => {
   let dir: string;
   let galleyBin: string;
+  let codeCaches: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'galley-pack-test-'));
     const tarball = await packCli(join(dir, 'out'));
@@ -61,6 +63,11 @@ describe.skipIf(!!unreachable)('npm install -g of the packed galley', () => {
       join(installed, 'build/Release/better_sqlite3.node'),
     );
     galleyBin = join(prefix, 'bin/galley');
+    codeCaches = join(
+      prefix,
+      'lib/node_modules/@galley/cli/dist/code-cache',
+      `${process.versions.v8}-${process.arch}`,
+    );
   }, 300_000);
   afterAll(() => removeDirectory(dir));
 
@@ -103,5 +110,14 @@ describe.skipIf(!!unreachable)('npm install -g of the packed galley', () => {
       child.kill('SIGTERM');
     }
     expect(await exited).toBe(0);
+  });
+
+  it('runs the same with code caches V8 refuses (as made for another build of V8)', async () => {
+    const caches = await readdir(codeCaches);
+    expect(caches).toEqual(expect.arrayContaining(['cli.js.cache']));
+    for (const cache of caches) await writeFile(join(codeCaches, cache), 'not a code cache');
+    expect((await run(['--help'])).stdout).toMatch(/^Usage: galley/);
+    const checked = await run(['check', join(repo, 'examples/site')]);
+    expect(checked.stdout).toMatch(/: passed\n/);
   });
 });
