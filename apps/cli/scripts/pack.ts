@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build, transform } from 'esbuild';
@@ -44,8 +44,8 @@ const installed = [
 ] as const;
 const workspacePackages = ['packages/core', 'packages/store', 'apps/server', 'apps/cli'];
 
-/** Required only by code paths Galley never takes (pg's native binding). */
-const neverLoaded = ['pg-native'];
+/** Required only by code paths Galley never takes (pg's native binding, piscina's optional one). */
+const neverLoaded = ['pg-native', '@napi-rs/nice'];
 
 /**
  * The installed packages at the very versions the workspace builds and tests with (resolved
@@ -107,25 +107,51 @@ const lazyChildProcess: Plugin = {
   },
 };
 
+/** piscina's folder of built files, as the server resolves it. */
+const piscinaDist = dirname(
+  createRequire(join(repo, 'apps/server/package.json')).resolve('piscina'),
+);
+const piscinaWorkerFile = "(__dirname, 'worker.js')";
+
+/**
+ * piscina starts each thread of the server's pool from its own worker.js beside it, which loads
+ * the pool's task file; packed, both sit beside the chunks, where the task file is worker.js
+ * (work-pool.ts), so piscina's is packed as piscina-worker.js and piscina told so.
+ */
+const piscinaWorker: Plugin = {
+  name: 'piscina-worker',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]piscina[\\/]dist[\\/]index\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      if (!source.includes(piscinaWorkerFile))
+        throw new Error(`piscina no longer names ${piscinaWorkerFile}: see scripts/pack.ts`);
+      const contents = source.replace(piscinaWorkerFile, "(__dirname, 'piscina-worker.js')");
+      return { contents, loader: 'js' };
+    });
+  },
+};
+
 /**
  * The CLI as CommonJS chunks in `dir`: esbuild splits it as ES modules (only that format splits),
  * then each chunk becomes CommonJS. Node starts CommonJS faster (no ES module loader: about a
  * fifth of `galley --version`), and only a CommonJS function can be compiled with a code cache
- * (see packed-galley.ts). cli.js is the program; page-worker.js is `check`'s worker thread,
- * beside the chunk that starts it.
+ * (see packed-galley.ts). cli.js is the program; beside it, the scripts worker threads start
+ * from: page-worker.js (`check`'s), worker.js and piscina-worker.js (the server's pool).
  */
 async function bundleCli(dir: string): Promise<void> {
   const { outputFiles } = await build({
     entryPoints: {
       cli: join(cliDir, 'src/bin.ts'),
       'page-worker': join(cliDir, 'src/lib/page-worker.ts'),
+      worker: join(repo, 'apps/server/src/pool/worker.ts'),
+      'piscina-worker': join(piscinaDist, 'worker.js'),
     },
     outdir: dir,
     splitting: true,
     chunkNames: '[name]-[hash]', // beside galley.js: `../package.json` is the package's from each
     ...cliBundle,
     external: neverLoaded,
-    plugins: [requiredWhereUsed, lazyChildProcess, lazyFflate],
+    plugins: [requiredWhereUsed, lazyChildProcess, lazyFflate, piscinaWorker],
     minify: true,
     legalComments: 'linked',
     write: false,

@@ -1,10 +1,12 @@
-// The packed `galley`, installed as a person without the repo installs it: `npm install -g` of
-// the tarball into a fresh prefix, then the installed command runs outside the repo: --version,
-// check of the example folder, serve answering /healthz, and the commands again with code caches
-// V8 refuses (scripts/packed-galley.ts compiles the chunks then). Its dependencies come from the npm
-// registry (skipped, with the reason printed, when the registry cannot be reached). Install
-// scripts are not run: compiling SQLite takes minutes here, so better-sqlite3 gets the binding
-// the workspace built for this very Node and version (the packed package pins that version).
+// The packed `galley`, installed as a person without the repo installs it: `npm install -g` of the
+// tarball into a fresh prefix, then the installed command runs outside the repo: --version, check
+// of the example folder, serve answering /healthz and opening a folder on a thread of its pool
+// (piscina's worker and the pool's task file packed beside the chunks), and the commands again with
+// code caches V8 refuses (scripts/packed-galley.ts compiles the chunks then). Its dependencies come
+// from the npm registry (skipped, with the reason printed, when the registry cannot be reached).
+// Install scripts are not run: compiling SQLite takes minutes here, so better-sqlite3 gets the
+// binding the workspace built for this very Node and version (the packed package pins that
+// version).
 import { execFile, spawn } from 'node:child_process';
 import { cp, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -13,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { packCli } from '../scripts/pack.js';
+import { readInput } from '../src/lib/read-input.js';
 import { removeDirectory, repo } from './support/galley.js';
 
 vi.setConfig({ testTimeout: 300_000 });
@@ -83,13 +86,18 @@ describe.skipIf(!!unreachable)('npm install -g of the packed galley', () => {
     expect(checked.stdout).toMatch(/: passed\n/);
   });
 
-  it('galley serve answers /healthz and sends the screen’s bundles', async () => {
+  it('galley serve answers /healthz, sends the screen’s bundles and opens a folder on its pool', async () => {
     const child = spawn(
       galleyBin,
       ['serve', '--port', '0', '--data', join(dir, 'data'), '--workers', '1'],
       {
         cwd: dir,
-        env: { ...process.env, GALLEY_DATABASE_URL: '', GALLEY_LOG_LEVEL: 'silent' },
+        env: {
+          ...process.env,
+          GALLEY_DATABASE_URL: '',
+          GALLEY_LOG_LEVEL: 'silent',
+          GALLEY_POOL_INLINE_BYTES: '0', // every folder is read on a thread of the pool
+        },
       },
     );
     let output = '';
@@ -106,6 +114,18 @@ describe.skipIf(!!unreachable)('npm install -g of the packed galley', () => {
       expect([health.status, await health.json()]).toEqual([200, { status: 'ok' }]);
       const script = await fetch(`${base}/assets/galley-screen.min.js`);
       expect(script.status).toBe(200);
+      const form = new FormData();
+      const { bytes } = readInput(join(repo, 'examples/site'));
+      form.append('zip', new Blob([bytes]), 'site.zip');
+      const opened = await fetch(`${base}/api/v1/projects/folder`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${/API token:\s+(\S+)/.exec(output)![1]!}`,
+          'x-editor-client': 'pack-test',
+        },
+        body: form,
+      });
+      expect(opened.status).toBe(201);
     } finally {
       child.kill('SIGTERM');
     }
