@@ -307,7 +307,7 @@ describeStores('assets', (t) => {
     expect(await store.requestKeys.complete({ accountNumber, key, token, answer })).toBe(true);
     expect(await store.requestKeys.claim({ accountNumber, key, fingerprint: 'f2' })).toEqual({
       ok: false,
-      record: { state: 'done', fingerprint: 'f1', answer },
+      record: { state: 'done', fingerprint: 'f1', answer, shows: null },
     });
     t.clock.advanceSeconds(7 * 86_400);
     expect(await store.requestKeys.find(accountNumber, key)).toBeNull();
@@ -332,7 +332,7 @@ describeStores('assets', (t) => {
     t.clock.advanceSeconds(7 * 86_400 - 1);
     expect(await store.requestKeys.claim(input)).toEqual({
       ok: false,
-      record: { state: 'done', fingerprint: 'f', answer },
+      record: { state: 'done', fingerprint: 'f', answer, shows: null },
     });
     t.clock.advanceSeconds(1); // expired but not yet purged: a new request of any body wins it
     const next = claimToken(await store.requestKeys.claim({ ...input, fingerprint: 'g' }));
@@ -383,7 +383,7 @@ describeStores('assets', (t) => {
     t.clock.advanceSeconds(REQUEST_KEY_LEASE_SECONDS * 10);
     expect(await store.requestKeys.claim(input)).toEqual({
       ok: false,
-      record: { state: 'done', fingerprint: 'f', answer },
+      record: { state: 'done', fingerprint: 'f', answer, shows: null },
     });
     expect(await store.requestKeys.renew({ ...hold, token: live })).toBe(false);
   });

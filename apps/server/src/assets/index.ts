@@ -16,6 +16,7 @@ import { revisionRoutes } from './routes/revisions.js';
 import { ContentFactsMemo } from './service/content-facts.js';
 import { ContentLoader } from './service/content-loader.js';
 import { ContentPins } from './service/content-pins.js';
+import { RevisionFilesMemo } from './service/revision-files.js';
 import { Idempotency } from './service/run-once.js';
 import { seedServiceFonts } from './service/seed-fonts.js';
 import { startSweeper } from './service/sweeper.js';
@@ -27,6 +28,7 @@ export function assetRouter(deps: ApiDeps): Router {
     loader: new ContentLoader(deps.store.bytes),
     facts: new ContentFactsMemo(),
     pins: new ContentPins(),
+    revisionFiles: new RevisionFilesMemo(),
     apiUrl: `${deps.config.assetBaseUrl}/api/v2`,
   };
   // Requests wait for the service fonts on first start; a failure is logged, not fatal.

@@ -2,7 +2,7 @@
 // records in, JSON (and a write's status and Location) out; nothing here reads or writes.
 import { assetPaths, pathOf } from '@galley/core';
 import type { Inspection, v2 } from '@galley/core';
-import type { AssetRecord, FileRecord, RevisionRecord } from '@galley/store';
+import type { AssetRecord, FileRecord, RevisionRecord, ShownRevision } from '@galley/store';
 
 type Asset = v2.Asset;
 
@@ -14,6 +14,50 @@ export interface Answer {
   status: number;
   headers?: Record<string, string>;
   body?: unknown;
+  /**
+   * The revision whose files and inspection `body` shows in full, as that revision keeps them:
+   * the answer is then stored without them (see `withoutShownRevision`), not as a copy.
+   */
+  shows?: ShownRevision;
+}
+
+type RevisionBody = { asset: { revision: Record<string, unknown> } };
+
+/** A body that shows a revision, its files and inspection left out (null in their places). */
+export function withoutShownRevision(body: unknown): unknown {
+  const { asset } = body as RevisionBody;
+  return { asset: { ...asset, revision: { ...asset.revision, files: null, inspection: null } } };
+}
+
+/**
+ * The body `withoutShownRevision` left, made whole again from the revision: its files in the
+ * order a write answers them (by path, as `plan` sorts them), whatever order they were read in.
+ */
+export function withShownRevision(
+  body: unknown,
+  shown: { files: readonly FileRecord[]; inspection: Inspection },
+): unknown {
+  const { asset } = body as RevisionBody;
+  const files = [...shown.files].sort((a, b) => (a.path < b.path ? -1 : 1)).map(fileBody);
+  return {
+    asset: { ...asset, revision: { ...asset.revision, files, inspection: shown.inspection } },
+  };
+}
+
+const bodyTexts = new WeakMap<Answer, string>();
+
+/**
+ * An answer's body as JSON text, made once per answer: a write's first answer is both stored and
+ * sent, and a large revision's is hundreds of kilobytes. Answers are not changed once made.
+ */
+export function bodyJson(answer: Answer): string | undefined {
+  if (answer.body === undefined) return undefined;
+  let text = bodyTexts.get(answer);
+  if (text === undefined) {
+    text = JSON.stringify(answer.body);
+    bodyTexts.set(answer, text);
+  }
+  return text;
 }
 
 /** `<asset_id>@<number>` (asset-api-v2, Versioning). */
@@ -95,7 +139,8 @@ export function createdAnswer(
     eraseReason: null,
   };
   const body = { asset: assetBody(asset, revision, written.files) };
-  return { status: 201, body, headers: { Location: location } };
+  const shows = { assetId: asset.id, number: asset.currentRevision };
+  return { status: 201, body, headers: { Location: location }, shows };
 }
 
 /** 204: a deletion for good. */

@@ -32,6 +32,7 @@ export type {
   RequestKeyClaim,
   RequestKeyHold,
   RequestKeyRecord,
+  ShownRevision,
   StoredAnswer,
 } from './request-keys-repository.js';
 export {

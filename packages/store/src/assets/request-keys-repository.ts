@@ -23,9 +23,19 @@ export interface StoredAnswer {
   body: unknown;
 }
 
+/** A revision an answer shows in full: its files and inspection are the revision's own. */
+export interface ShownRevision {
+  assetId: string;
+  number: number;
+}
+
+/**
+ * `shows`: the revision whose files and inspection were left out of `answer` when it was stored
+ * (see `complete`), for the caller to put back; null when `answer` is whole.
+ */
 export type RequestKeyRecord =
   | { state: 'running'; fingerprint: string }
-  | { state: 'done'; fingerprint: string; answer: StoredAnswer };
+  | { state: 'done'; fingerprint: string; answer: StoredAnswer; shows: ShownRevision | null };
 
 /**
  * A won claim carries its `token`: only its holder may renew, complete or abandon it, so a
@@ -73,6 +83,8 @@ export class RequestKeysRepository {
         expires_at: isoTime(addSeconds(now, REQUEST_KEY_TTL_SECONDS)),
         lease_until: isoTime(addSeconds(now, REQUEST_KEY_LEASE_SECONDS)),
         claim_token: token,
+        shown_asset_id: null,
+        shown_revision: null,
       };
       const inserted = await this.#scope.db
         .insertInto('request_keys')
@@ -131,20 +143,64 @@ export class RequestKeysRepository {
 
   /**
    * Stores the first answer, to be replayed to every resend of the key; false (nothing stored)
-   * when the claim is no longer this holder's.
+   * when the claim is no longer this holder's. `bodyJson`: the body as JSON text, when the caller
+   * made it already to send it (a large answer is then serialized once). `shows`: the revision
+   * whose files and inspection the caller left out of the body, as the revision keeps them (a
+   * revision's answer then costs what changed, not a copy of every file); before that asset is
+   * deleted for good, `showing` and `writeOut` make such answers whole again.
    */
-  async complete(input: RequestKeyHold & { answer: StoredAnswer }): Promise<boolean> {
+  async complete(
+    input: RequestKeyHold & { answer: StoredAnswer; bodyJson?: string; shows?: ShownRevision },
+  ): Promise<boolean> {
+    const { headers, body } = input.answer;
+    const response =
+      input.bodyJson === undefined || body === undefined
+        ? JSON.stringify({ headers, body })
+        : `{"headers":${JSON.stringify(headers)},"body":${input.bodyJson}}`;
     const result = await this.#scope.db
       .updateTable('request_keys')
       .set({
         state: 'done',
         status: input.answer.status,
-        response: JSON.stringify({ headers: input.answer.headers, body: input.answer.body }),
+        response,
         lease_until: null,
+        shown_asset_id: input.shows?.assetId ?? null,
+        shown_revision: input.shows?.number ?? null,
       })
       .where((eb) => eb.and(heldBy(input)))
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
+  }
+
+  /** The answers stored without the files and inspection of a revision of `assetId`. */
+  async showing(
+    assetId: string,
+  ): Promise<Array<{ accountNumber: number; key: string; answer: StoredAnswer; number: number }>> {
+    const rows = await this.#scope.db
+      .selectFrom('request_keys')
+      .select(['account_number', 'request_key', 'status', 'response', 'shown_revision'])
+      .where('shown_asset_id', '=', assetId)
+      .execute();
+    return rows.map((row) => ({
+      accountNumber: row.account_number,
+      key: row.request_key,
+      answer: answerOf(row.status!, row.response!),
+      number: row.shown_revision!,
+    }));
+  }
+
+  /** Stores the whole of an answer `showing` found, in place of the one without its revision's. */
+  async writeOut(accountNumber: number, key: string, answer: StoredAnswer): Promise<void> {
+    await this.#scope.db
+      .updateTable('request_keys')
+      .set({
+        response: JSON.stringify({ headers: answer.headers, body: answer.body }),
+        shown_asset_id: null,
+        shown_revision: null,
+      })
+      .where('account_number', '=', accountNumber)
+      .where('request_key', '=', key)
+      .execute();
   }
 
   /** Forgets a running claim whose request failed without an answer worth replaying. */
@@ -184,18 +240,29 @@ function heldBy(hold: RequestKeyHold) {
   };
 }
 
+function answerOf(status: number, response: string): StoredAnswer {
+  const { headers, body } = JSON.parse(response) as Omit<StoredAnswer, 'status'>;
+  return { status, headers, body };
+}
+
 function toRecord(row: {
   fingerprint: string;
   state: string;
   status: number | null;
   response: string | null;
+  shown_asset_id: string | null;
+  shown_revision: number | null;
 }): RequestKeyRecord {
   if (row.state !== 'done' || row.status === null || row.response === null)
     return { state: 'running', fingerprint: row.fingerprint };
-  const { headers, body } = JSON.parse(row.response) as Omit<StoredAnswer, 'status'>;
+  const shows =
+    row.shown_asset_id === null || row.shown_revision === null
+      ? null
+      : { assetId: row.shown_asset_id, number: row.shown_revision };
   return {
     state: 'done',
     fingerprint: row.fingerprint,
-    answer: { status: row.status, headers, body },
+    answer: answerOf(row.status, row.response),
+    shows,
   };
 }

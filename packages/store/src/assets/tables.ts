@@ -76,6 +76,12 @@ export interface RequestKeysTable {
   lease_until: string | null;
   /** Who holds the claim: a random token, given to the claimer only. */
   claim_token: string | null;
+  /**
+   * The revision whose files and inspection the answer shows in full, left out of `response`
+   * (see `RequestKeysRepository.complete`); null when `response` is the whole answer.
+   */
+  shown_asset_id: string | null;
+  shown_revision: number | null;
 }
 
 /**

@@ -11,6 +11,7 @@ import * as events from './010_events.js';
 import * as projectListing from './007_project_listing.js';
 import * as draftSnapshots from './008_draft_snapshots.js';
 import * as changeCounts from './011_change_counts.js';
+import * as shownRevisions from './012_shown_revisions.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': accounts,
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '007_project_listing': projectListing,
   '008_draft_snapshots': draftSnapshots,
   '011_change_counts': changeCounts,
+  '012_shown_revisions': shownRevisions,
 };

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { PROBLEM_CONTENT_TYPE } from '../../http/problem.js';
 import type { AssetRouter, HandlerOf } from '../../openapi/api-router.js';
 import type { AssetContext } from '../context.js';
+import { bodyJson } from '../present.js';
 import type { Answer } from '../present.js';
 import { refusalOf } from '../problems.js';
 import { readableAsset, writableAsset } from '../service/access.js';
@@ -25,13 +26,12 @@ export function keyedRequest<B extends { request_key: string }>(
 export function sendAnswer(res: Response, answer: Answer): void {
   res.status(answer.status);
   for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
-  if (answer.body === undefined) {
+  const text = bodyJson(answer);
+  if (text === undefined) {
     res.end();
     return;
   }
-  res
-    .type(answer.status >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json')
-    .send(JSON.stringify(answer.body));
+  res.type(answer.status >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json').send(text);
 }
 
 /** The writes on an existing asset (see `assetWriteRoute`). */

@@ -48,6 +48,7 @@ export async function commitRevision(
     contents.release();
   }
   const { asset } = committed;
+  ctx.revisionFiles.remember(asset.id, asset.currentRevision, plan.files);
   announce(ctx.events, claim.accountNumber, {
     kind: 'asset.revised',
     data: { asset_id: asset.id, revision: asset.currentRevision },

@@ -9,6 +9,7 @@ import { revisionOf } from './access.js';
 import { announce } from './asset-events.js';
 import type { AssetChange } from './asset-events.js';
 import { releaseDropped } from './contents.js';
+import { writeOutShownAnswers } from './run-once.js';
 import type { WriteOnAsset } from './run-once.js';
 
 type State = AssetRecord['state'];
@@ -72,6 +73,7 @@ export function deleteForGood(ctx: AssetContext, on: WriteOnAsset<unknown>) {
         extras: { state: current.state },
       });
     }
+    await writeOutShownAnswers(tx, asset.id);
     return { answer: deletedAnswer(), dropped: await tx.assets.delete(asset.id) };
   });
 }

@@ -66,7 +66,7 @@ async function nextRevision(
     rejectInvalidPaths(change);
     throw revisionConflict(asset.currentRevision);
   }
-  const files = await ctx.store.assets.files(asset.id, baseRevision);
+  const files = await ctx.revisionFiles.files(ctx.store, asset.id, baseRevision);
   const changed = new Set([...change.put.map((f) => f.path), ...change.remove.map((r) => r.path)]);
   const base: Base = { asset, number: baseRevision, files, changed };
   if (!stale) await requireKeptContent(ctx.store, base);

@@ -1,5 +1,13 @@
 import { REQUEST_KEY_RENEW_SECONDS, sha256Hex } from '@galley/store';
-import type { AssetRecord, RequestKeyHold, Store, StoreScope } from '@galley/store';
+import type {
+  AssetRecord,
+  RequestKeyHold,
+  RequestKeyRecord,
+  ShownRevision,
+  Store,
+  StoreScope,
+} from '@galley/store';
+import { bodyJson, withShownRevision, withoutShownRevision } from '../present.js';
 import type { Answer } from '../present.js';
 import { refusalAnswer, v2ProblemOf } from '../problems.js';
 
@@ -133,7 +141,7 @@ class Claim {
   }
 
   async answer(tx: StoreScope, answer: Answer): Promise<Committed> {
-    if (!(await tx.requestKeys.complete({ ...this.#hold, answer: storedAnswer(answer) }))) {
+    if (!(await tx.requestKeys.complete({ ...this.#hold, ...storedAnswer(answer) }))) {
       throw takenOver();
     }
     return new Committed(answer);
@@ -185,7 +193,7 @@ export class Idempotency {
       if (!claim.ok) {
         if (claim.record.fingerprint !== fingerprint) throw reused();
         if (claim.record.state === 'running') throw inProgress();
-        return claim.record.answer;
+        return await this.#whole(request, claim.record);
       }
       const hold = { accountNumber, key, token: claim.token };
       lease = new Lease(this.#store, hold, this.#renewEveryMs);
@@ -197,7 +205,7 @@ export class Idempotency {
           await this.#store.requestKeys.abandon(hold);
           throw error;
         }
-        await this.#store.requestKeys.complete({ ...hold, answer: storedAnswer(refused) });
+        await this.#store.requestKeys.complete({ ...hold, ...storedAnswer(refused) });
         return refused;
       }
     } finally {
@@ -213,12 +221,63 @@ export class Idempotency {
   async replay(request: KeyedRequest): Promise<Answer | null> {
     const record = await this.#store.requestKeys.find(request.accountNumber, request.key);
     if (record?.state !== 'done' || record.fingerprint !== request.fingerprint) return null;
-    return record.answer;
+    return this.#whole(request, record);
+  }
+
+  /**
+   * A stored first answer, with the files and inspection of the revision it shows put back. An
+   * asset deleted for good meanwhile had its answers written out whole first: read again.
+   */
+  async #whole(
+    request: KeyedRequest,
+    record: Extract<RequestKeyRecord, { state: 'done' }>,
+  ): Promise<Answer> {
+    for (let done = record; ;) {
+      if (!done.shows) return done.answer;
+      const shown = await shownRevision(this.#store, done.shows);
+      if (shown) return { ...done.answer, body: withShownRevision(done.answer.body, shown) };
+      const again = await this.#store.requestKeys.find(request.accountNumber, request.key);
+      if (again?.state !== 'done') throw new Error(`request key ${request.key} left meanwhile`);
+      done = again;
+    }
   }
 }
 
+/**
+ * The files and inspection of a revision an answer shows; null once its asset is deleted for
+ * good. The files are read first: a revision still there after them means they were all there.
+ */
+async function shownRevision(scope: StoreScope, shows: ShownRevision) {
+  const files = await scope.assets.files(shows.assetId, shows.number);
+  const revision = await scope.assets.revision(shows.assetId, shows.number);
+  return revision && { files, inspection: revision.inspection };
+}
+
+/**
+ * Before an asset is deleted for good, in that transaction: the first answers that show one of
+ * its revisions are stored whole, so a resend is still given them (the revision will be gone).
+ */
+export async function writeOutShownAnswers(tx: StoreScope, assetId: string): Promise<void> {
+  for (const stored of await tx.requestKeys.showing(assetId)) {
+    const shown = await shownRevision(tx, { assetId, number: stored.number });
+    if (!shown) throw new Error(`asset ${assetId} has no revision ${stored.number}`);
+    const body = withShownRevision(stored.answer.body, shown);
+    await tx.requestKeys.writeOut(stored.accountNumber, stored.key, { ...stored.answer, body });
+  }
+}
+
+/**
+ * What `complete` stores of an answer: without the files and inspection of the revision it
+ * shows (the revision keeps them), else whole, as the JSON text that is then sent.
+ */
 function storedAnswer(answer: Answer) {
-  return { status: answer.status, headers: answer.headers ?? {}, body: answer.body };
+  const { status, headers = {}, body, shows } = answer;
+  if (shows) return { answer: { status, headers, body: withoutShownRevision(body) }, shows };
+  const bodyText = bodyJson(answer);
+  return {
+    answer: { status, headers, body },
+    ...(bodyText === undefined ? {} : { bodyJson: bodyText }),
+  };
 }
 
 /**

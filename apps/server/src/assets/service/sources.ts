@@ -107,7 +107,10 @@ export async function requireKeptContent(scope: StoreScope, base: Base): Promise
     limit: 1,
   });
   if (revision?.erased !== true) return;
-  for (const file of base.files) {
+  // In path order whatever the list came from (the database's collation, or a memo), so the
+  // file named is the same on SQLite and PostgreSQL.
+  const byPath = [...base.files].sort((a, b) => (a.path < b.path ? -1 : 1));
+  for (const file of byPath) {
     if (base.changed.has(file.path) || (await scope.bytes.has(file.sha256))) continue;
     throw v2ProblemOf('content_erased', {
       detail: `The content of ${file.path} in ${base.asset.id}@${base.number} was erased: put or remove it.`,

@@ -2,6 +2,7 @@ import type { Clock, Store } from '@galley/store';
 import { isoTime, storageFailureOf } from '@galley/store';
 import type { Logger } from 'pino';
 import { causeOf } from '../../failure-cause.js';
+import { writeOutShownAnswers } from './run-once.js';
 
 /** Trashed assets are removed for good after 30 days (asset-api-v2, Limits). */
 export const TRASH_RETENTION_SECONDS = 30 * 86_400;
@@ -26,6 +27,7 @@ export async function sweepOnce(store: Store, clock: Clock): Promise<SweepReport
     const dropped = await store.transaction(async (tx) => {
       const current = await tx.assets.lockRow(id);
       if (current?.state !== 'deleted' || current.stateChangedAt > cutoff) return null; // restored
+      await writeOutShownAnswers(tx, id);
       return tx.assets.delete(id);
     });
     if (dropped === null) continue;
