@@ -21,6 +21,9 @@ export interface Answer {
   shows?: ShownRevision;
 }
 
+/** The order a revision's files are planned, answered and checked in: by path, code unit by code unit. */
+export const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : 1);
+
 type RevisionBody = { asset: { revision: Record<string, unknown> } };
 
 /** A body that shows a revision, its files and inspection left out (null in their places). */
@@ -38,7 +41,7 @@ export function withShownRevision(
   shown: { files: readonly FileRecord[]; inspection: Inspection },
 ): unknown {
   const { asset } = body as RevisionBody;
-  const files = [...shown.files].sort((a, b) => (a.path < b.path ? -1 : 1)).map(fileBody);
+  const files = [...shown.files].sort(byPath).map(fileBody);
   return {
     asset: { ...asset, revision: { ...asset.revision, files, inspection: shown.inspection } },
   };

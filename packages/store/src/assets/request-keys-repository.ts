@@ -152,17 +152,12 @@ export class RequestKeysRepository {
   async complete(
     input: RequestKeyHold & { answer: StoredAnswer; bodyJson?: string; shows?: ShownRevision },
   ): Promise<boolean> {
-    const { headers, body } = input.answer;
-    const response =
-      input.bodyJson === undefined || body === undefined
-        ? JSON.stringify({ headers, body })
-        : `{"headers":${JSON.stringify(headers)},"body":${input.bodyJson}}`;
     const result = await this.#scope.db
       .updateTable('request_keys')
       .set({
         state: 'done',
         status: input.answer.status,
-        response,
+        response: responseOf(input.answer, input.bodyJson),
         lease_until: null,
         shown_asset_id: input.shows?.assetId ?? null,
         shown_revision: input.shows?.number ?? null,
@@ -194,7 +189,7 @@ export class RequestKeysRepository {
     await this.#scope.db
       .updateTable('request_keys')
       .set({
-        response: JSON.stringify({ headers: answer.headers, body: answer.body }),
+        response: responseOf(answer),
         shown_asset_id: null,
         shown_revision: null,
       })
@@ -240,6 +235,13 @@ function heldBy(hold: RequestKeyHold) {
   };
 }
 
+/** The `response` column of an answer: its headers and body; `bodyJson`, the body made already. */
+function responseOf({ headers, body }: StoredAnswer, bodyJson?: string): string {
+  if (bodyJson === undefined || body === undefined) return JSON.stringify({ headers, body });
+  return `{"headers":${JSON.stringify(headers)},"body":${bodyJson}}`;
+}
+
+/** An answer as `responseOf` stored it. */
 function answerOf(status: number, response: string): StoredAnswer {
   const { headers, body } = JSON.parse(response) as Omit<StoredAnswer, 'status'>;
   return { status, headers, body };

@@ -3,6 +3,7 @@ import type { AssetKind, Inspection, MediumRef } from '@galley/core';
 import { isoTime } from '@galley/store';
 import type { FileRecord, StoreScope } from '@galley/store';
 import type { WorkPool } from '../../pool/work-pool.js';
+import { byPath } from '../present.js';
 import { fieldErrorsOf, refusalOf, v2ProblemOf, validationFailed } from '../problems.js';
 import type { FieldError } from '../problems.js';
 import type { ContentLoader } from './content-loader.js';
@@ -144,7 +145,7 @@ export async function planRevision(
  */
 async function plan(tools: PlanTools, change: RevisionChange): Promise<RevisionPlan> {
   const files = compose(change);
-  const all = [...files.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+  const all = [...files.values()].sort(byPath);
   const inMemory = new Map<string, Uint8Array>();
   for (const file of all) if ('bytes' in file && file.bytes) inMemory.set(file.path, file.bytes);
   const stored = await tools.loader.load(all.filter((f) => !inMemory.has(f.path)));

@@ -8,6 +8,7 @@ import {
   v2ProblemOf,
   validationFailed,
 } from '../problems.js';
+import { byPath } from '../present.js';
 import { readableAsset } from './access.js';
 import { stageSpecs } from './file-specs.js';
 
@@ -109,8 +110,7 @@ export async function requireKeptContent(scope: StoreScope, base: Base): Promise
   if (revision?.erased !== true) return;
   // In path order whatever the list came from (the database's collation, or a memo), so the
   // file named is the same on SQLite and PostgreSQL.
-  const byPath = [...base.files].sort((a, b) => (a.path < b.path ? -1 : 1));
-  for (const file of byPath) {
+  for (const file of [...base.files].sort(byPath)) {
     if (base.changed.has(file.path) || (await scope.bytes.has(file.sha256))) continue;
     throw v2ProblemOf('content_erased', {
       detail: `The content of ${file.path} in ${base.asset.id}@${base.number} was erased: put or remove it.`,
