@@ -142,7 +142,8 @@ class ImmediateSqliteDialect extends SqliteDialect {
  * the query builder each cost more than the statement they read.
  *
  * `executeRelaxed(db, query)` runs one statement that commits without the flush to disk
- * (`synchronous = NORMAL`, relaxed.ts) and answers `total_changes()` as it stood right after it.
+ * (`synchronous = NORMAL`, relaxed.ts) and answers its rows and `total_changes()` as it stood
+ * right after it.
  * The level is set by the connection itself, before each statement: NORMAL for a relaxed one,
  * FULL for any other, so no other statement ever commits at NORMAL, and the statement and its
  * count run back to back with nothing between them, without holding the connection across
@@ -197,19 +198,23 @@ export function sqliteDialect(file: string): {
   const changeStamp = (): Stamp | undefined => handle && [handle.dataVersion.get() as number];
   const writeStamp = (): Stamp | undefined =>
     handle && [handle.dataVersion.get() as number, handle.totalChanges.get() as number];
-  const executeRelaxed: RelaxedExecutor = async (db, query) => {
+  const executeRelaxed: RelaxedExecutor = async <R>(db: Kysely<Database>, query: CompiledQuery) => {
     relaxed.set(query, Number.NaN);
-    await db.executeQuery(query);
-    return relaxed.get(query)!;
+    const result = await db.executeQuery<R>(query);
+    return { rows: result.rows, rowsWritten: relaxed.get(query)! };
   };
   return { dialect, changeStamp, writeStamp, executeRelaxed };
 }
 
 /**
  * Runs one write statement on its own, committed without the flush to disk (relaxed.ts); answers
- * `total_changes()` read right after it (the rows this connection has written so far).
+ * the rows it returned and `total_changes()` read right after it (the rows this connection has
+ * written so far).
  */
-export type RelaxedExecutor = (db: Kysely<Database>, query: CompiledQuery) => Promise<number>;
+export type RelaxedExecutor = <R>(
+  db: Kysely<Database>,
+  query: CompiledQuery,
+) => Promise<{ rows: R[]; rowsWritten: number }>;
 
 interface ConnectionStatements {
   dataVersion: SqliteDatabase.Statement;

@@ -8,9 +8,15 @@ export interface NewEvent {
   /** Who may see it when its project cannot say (see EventsTable.audience). */
   audience?: number[] | null;
   data: Record<string, unknown>;
+  /**
+   * It tells of a change that was itself committed without the flush to disk (relaxed.ts: a
+   * draft's operation): it may be stored the same way, so that a machine crash loses it only with
+   * that change, and a batch of such events costs no flush of its own.
+   */
+  relaxed?: boolean;
 }
 
-export interface EventRecord extends NewEvent {
+export interface EventRecord extends Omit<NewEvent, 'relaxed'> {
   seq: number;
   at: string;
 }

@@ -2,7 +2,7 @@ import { newId } from '../ids.js';
 import { deleteRowByKey } from '../rows.js';
 import type { RepoScope } from '../scope.js';
 import { isoTime } from '../time.js';
-import type { EventRecord } from './records.js';
+import type { EventRecord, NewEvent } from './records.js';
 import type { WebhookDeliveriesTable, WebhooksTable } from './tables.js';
 
 export interface WebhookRecord {
@@ -68,58 +68,75 @@ function toDelivery(row: WebhookDeliveriesTable): DeliveryRecord {
   };
 }
 
+/** Whose webhooks may want an event: its project's, or (with none) its account's own. */
+const ownerOf = (event: Pick<NewEvent, 'projectId' | 'accountNumber'>) =>
+  event.projectId !== null ? `p ${event.projectId}` : `a ${String(event.accountNumber)}`;
+
+/** The webhooks that may want some event, by owner (`ownerOf`), each with the kinds it asked for. */
+export type WebhooksByOwner = ReadonlyMap<string, ReadonlyArray<{ id: string; kinds: string[] }>>;
+
+/** The webhooks of the projects and accounts of `events`, read in one statement for the lot. */
+export async function webhooksFor(
+  scope: RepoScope,
+  events: readonly NewEvent[],
+): Promise<WebhooksByOwner> {
+  const projects = [...new Set(events.flatMap((event) => event.projectId ?? []))];
+  const accounts = [
+    ...new Set(
+      events.flatMap((event) => (event.projectId === null ? (event.accountNumber ?? []) : [])),
+    ),
+  ];
+  const byOwner = new Map<string, Array<{ id: string; kinds: string[] }>>();
+  if (projects.length + accounts.length === 0) return byOwner;
+  const rows = await scope.db
+    .selectFrom('webhooks')
+    .select(['id', 'kinds', 'project_id', 'account_number'])
+    .where((eb) =>
+      eb.or([
+        ...(projects.length > 0 ? [eb('project_id', 'in', projects)] : []),
+        ...(accounts.length > 0
+          ? [eb.and([eb('project_id', 'is', null), eb('account_number', 'in', accounts)])]
+          : []),
+      ]),
+    )
+    .execute();
+  for (const row of rows) {
+    const owner = ownerOf({ projectId: row.project_id, accountNumber: row.account_number });
+    const hooks = byOwner.get(owner) ?? [];
+    hooks.push({ id: row.id, kinds: JSON.parse(row.kinds) as string[] });
+    byOwner.set(owner, hooks);
+  }
+  return byOwner;
+}
+
+/** The webhooks of `hooks` that asked for `event`. */
+export function webhooksWanting(hooks: WebhooksByOwner, event: NewEvent) {
+  return (hooks.get(ownerOf(event)) ?? []).filter((hook) => hook.kinds.includes(event.kind));
+}
+
 /**
- * A delivery for every webhook that asked for each of `events` (within the events' own
- * transaction). The webhooks of a project, or of an account, are read once for all its events.
- * Answers how many deliveries it wrote.
+ * A delivery for every webhook of `hooks` that asked for each of `events`, in one statement
+ * (within the events' own transaction). Answers how many deliveries it wrote.
  */
 export async function enqueueDeliveries(
   tx: RepoScope,
   events: readonly EventRecord[],
+  hooks: WebhooksByOwner,
 ): Promise<number> {
-  let written = 0;
-  const hooksOf = new Map<string, Promise<Array<{ id: string; kinds: string[] }>>>();
-  for (const event of events) {
-    const owner =
-      event.projectId !== null ? `p ${event.projectId}` : `a ${String(event.accountNumber)}`;
-    let hooks = hooksOf.get(owner);
-    if (!hooks) {
-      hooks = webhooksFor(tx, event);
-      hooksOf.set(owner, hooks);
-    }
-    const wanted = (await hooks).filter((hook) => hook.kinds.includes(event.kind));
-    if (wanted.length === 0) continue;
-    written += wanted.length;
-    const at = event.at;
-    await tx.db
-      .insertInto('webhook_deliveries')
-      .values(
-        wanted.map((hook) => ({
-          id: newId('dlv'),
-          webhook_id: hook.id,
-          event_seq: event.seq,
-          status: 'pending',
-          attempts: 0,
-          created_at: at,
-          next_attempt_at: at,
-        })),
-      )
-      .execute();
-  }
-  return written;
-}
-
-/** The webhooks that may want `event`: its project's, or (with none) its account's own. */
-async function webhooksFor(tx: RepoScope, event: EventRecord) {
-  let hooks = tx.db.selectFrom('webhooks').select(['id', 'kinds']);
-  hooks =
-    event.projectId !== null
-      ? hooks.where('project_id', '=', event.projectId)
-      : hooks.where('project_id', 'is', null).where('account_number', '=', event.accountNumber);
-  return (await hooks.execute()).map((hook) => ({
-    id: hook.id,
-    kinds: JSON.parse(hook.kinds) as string[],
-  }));
+  const deliveries = events.flatMap((event) =>
+    webhooksWanting(hooks, event).map((hook) => ({
+      id: newId('dlv'),
+      webhook_id: hook.id,
+      event_seq: event.seq,
+      status: 'pending',
+      attempts: 0,
+      created_at: event.at,
+      next_attempt_at: event.at,
+    })),
+  );
+  if (deliveries.length > 0)
+    await tx.db.insertInto('webhook_deliveries').values(deliveries).execute();
+  return deliveries.length;
 }
 
 /** Webhooks (a URL that receives chosen events) and their deliveries, with every try's answer. */

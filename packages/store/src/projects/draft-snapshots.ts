@@ -4,7 +4,7 @@ import type { RepoScope } from '../scope.js';
 import { draftLogOf } from './draft-events.js';
 import type { DraftLogRecord } from './draft-events.js';
 import type { DraftRecord } from './draft-records.js';
-import { relaxedWrite } from './relaxed.js';
+import { relaxedWrite } from '../relaxed.js';
 
 /** A draft's page as its events had made it after event `seq`, with `applied` operations in effect. */
 export interface DraftSnapshot {

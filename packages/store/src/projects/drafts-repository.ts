@@ -13,7 +13,7 @@ import type { LockHolder, LockRecord } from './locks-repository.js';
 import type { PageAccess, ProjectRole } from './projects-repository.js';
 import { toProject } from './projects-repository.js';
 import type { ProjectMembersTable, ProjectsTable } from './tables.js';
-import { relaxedWrite } from './relaxed.js';
+import { relaxedWrite } from '../relaxed.js';
 
 /** Everything a page-editing request decides on, read at once. */
 export interface EditingContext {

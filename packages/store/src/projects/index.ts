@@ -77,4 +77,3 @@ export type {
   RevisionState,
 } from './state.js';
 export { contentDigestOf } from './state.js';
-export { relaxedWrite } from './relaxed.js';

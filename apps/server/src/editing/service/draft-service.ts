@@ -306,10 +306,11 @@ export class DraftService {
       live.token = event.token;
       this.#memory.remember(row.id, live); // weighed again: the history grew
       if (event.kind === 'operation') this.#memory.snapshotIfDue(row, live);
-      this.#signals.changed(row.projectId, {
-        kind: 'draft.changed',
-        data: { page_id: row.pageId, action: event.kind },
-      });
+      this.#signals.changed(
+        row.projectId,
+        { kind: 'draft.changed', data: { page_id: row.pageId, action: event.kind } },
+        { relaxed: true },
+      );
     }
     return written;
   }

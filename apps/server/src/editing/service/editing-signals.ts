@@ -21,13 +21,23 @@ export class EditingSignals {
     this.#hub = hub;
   }
 
-  changed(projectId: string, change: ProjectChange, audience?: number[]): void {
+  /**
+   * `audience`: who may see the event when its project cannot say (a deleted project's members).
+   * `relaxed`: the change was committed without the flush to disk (a draft's operation), and its
+   * event may be stored so too (NewEvent.relaxed).
+   */
+  changed(
+    projectId: string,
+    change: ProjectChange,
+    options: { audience?: number[]; relaxed?: boolean } = {},
+  ): void {
     void this.#hub.publish({
       kind: change.kind,
       projectId,
       accountNumber: null,
-      audience: audience ?? null,
+      audience: options.audience ?? null,
       data: { project_id: projectId, ...change.data },
+      relaxed: options.relaxed === true,
     });
   }
 }

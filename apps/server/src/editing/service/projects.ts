@@ -15,5 +15,5 @@ export async function deleteProject(
     throw v1ProblemOf('not_found', { detail: 'Gone.' });
   }
   const audience = members.map((member) => member.accountNumber);
-  deps.signals.changed(projectId, { kind: 'project.deleted', data: {} }, audience);
+  deps.signals.changed(projectId, { kind: 'project.deleted', data: {} }, { audience });
 }

@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
 import type { CompiledQuery } from 'kysely';
-import type { RepoScope } from '../scope.js';
+import type { RepoScope } from './scope.js';
 
 /**
- * One write statement that is atomic but not flushed to disk before it returns: for writes that
- * a power cut may lose without harm (an open draft's operations), never for saved revisions.
+ * One write statement that is atomic but not flushed to disk before it returns, answering the rows
+ * it returns: for writes that a power cut may lose without harm (an open draft's operations and
+ * the events that tell of them), never for saved revisions.
  * A process crash loses nothing (the operating system holds the data); only a machine crash can
  * drop the last of these commits, and it then drops them whole, never half.
  *
@@ -17,21 +18,20 @@ import type { RepoScope } from '../scope.js';
  * statement with nothing run between, so a cache can tell this write from any other
  * (StampedCache.absorb).
  */
-export async function relaxedWrite(
+export async function relaxedWrite<R = unknown>(
   scope: RepoScope,
-  query: CompiledQuery,
+  query: CompiledQuery<R>,
   written?: (rowsWritten: number) => void,
-): Promise<void> {
+): Promise<R[]> {
   const { db, executeRelaxed } = scope;
-  if (db.isTransaction) {
-    await db.executeQuery(query);
-  } else if (executeRelaxed === undefined) {
-    await scope.transaction(async (tx) => {
+  if (db.isTransaction) return (await db.executeQuery(query)).rows;
+  if (executeRelaxed === undefined) {
+    return scope.transaction(async (tx) => {
       await sql`set local synchronous_commit to off`.execute(tx.db);
-      await tx.db.executeQuery(query);
+      return (await tx.db.executeQuery(query)).rows;
     });
-  } else {
-    const rowsWritten = await executeRelaxed(db, query);
-    written?.(rowsWritten);
   }
+  const { rows, rowsWritten } = await executeRelaxed<R>(db, query);
+  written?.(rowsWritten);
+  return rows;
 }
