@@ -67,6 +67,7 @@ export function createApp(options: AppOptions): GalleyApp {
     store,
     logger,
     databaseUrl: store.options.kind === 'postgres' ? store.options.url : null,
+    onDeliveries: () => webhooks.wake(),
   });
   closeHooks.push(() => events.close());
   const webhooks = new WebhookDispatcher({
@@ -77,7 +78,6 @@ export function createApp(options: AppOptions): GalleyApp {
     retryDelaysMs: config.webhookRetrySeconds.map((seconds) => seconds * 1000),
     timeoutMs: config.webhookTimeoutSeconds * 1000,
   });
-  events.listen(() => webhooks.wake());
   closeHooks.push(() => webhooks.close());
   const deps: Deps = {
     store,

@@ -40,7 +40,7 @@ describeStores('events', (t) => {
       [draftChanged(second, 4), asset, draftChanged(first, 5)],
     ]) {
       const before = await newest(store);
-      const stored = await store.events.appendAll(batch);
+      const { records: stored } = await store.events.appendAll(batch);
       expect(stored.map((event) => event.seq)).toEqual([before + 1, before + 2, before + 3]);
       expect(stored.map((event) => event.data)).toEqual(batch.map((event) => event.data));
       expect(stored.every((event) => !('relaxed' in event))).toBe(true);
@@ -84,15 +84,49 @@ describeStores('events', (t) => {
     const saves = await hook(second, ['project.saved']);
     const assets = await hook(null, ['asset.renamed']);
     const relaxed = await store.events.appendAll([draftChanged(second, 1), draftChanged(first, 2)]);
+    expect(relaxed.deliveries).toBe(1);
     const mixed = await store.events.appendAll([
       draftChanged(second, 3),
       { kind: 'asset.renamed', projectId: null, accountNumber: ada.accountNumber, data: {} },
       { kind: 'project.saved', projectId: second, accountNumber: null, data: {} },
     ]);
+    expect(mixed.deliveries).toBe(2);
     const seqsOf = async (webhookId: string) =>
       (await store.webhooks.deliveries(webhookId, 10)).map((delivery) => delivery.eventSeq);
-    expect(await seqsOf(drafts.id)).toEqual([relaxed[1]!.seq]);
-    expect(await seqsOf(assets.id)).toEqual([mixed[1]!.seq]);
-    expect(await seqsOf(saves.id)).toEqual([mixed[2]!.seq]);
+    expect(await seqsOf(drafts.id)).toEqual([relaxed.records[1]!.seq]);
+    expect(await seqsOf(assets.id)).toEqual([mixed.records[1]!.seq]);
+    expect(await seqsOf(saves.id)).toEqual([mixed.records[2]!.seq]);
+  });
+
+  it('claims due deliveries once, and finds none due with a read alone', async () => {
+    const { store } = await t.fresh();
+    const { ada, first } = await twoProjects(store);
+    const statements: string[] = [];
+    const claim = async () => {
+      statements.length = 0;
+      store.telemetry.onQuery(() => statements.push('statement'));
+      try {
+        return await store.webhooks.claimDue(8, new Date(Date.parse('2030-01-01T00:01:00Z')));
+      } finally {
+        store.telemetry.onQuery(() => undefined);
+      }
+    };
+    expect(await claim()).toEqual([]);
+    expect(statements).toHaveLength(1); // no transaction: nothing was due
+    const hook = await store.webhooks.create({
+      accountNumber: ada.accountNumber,
+      projectId: first,
+      url: 'https://example.org/hook',
+      secret: 'c2VjcmV0',
+      kinds: ['draft.changed'],
+    });
+    const {
+      records: [event],
+    } = await store.events.appendAll([draftChanged(first, 1)]);
+    const claimed = await claim();
+    expect(claimed.map((delivery) => [delivery.webhookId, delivery.eventSeq])).toEqual([
+      [hook.id, event!.seq],
+    ]);
+    expect(await claim()).toEqual([]); // held by this claim until its time
   });
 });

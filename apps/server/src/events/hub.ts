@@ -20,6 +20,11 @@ export interface EventHubOptions {
   logger: Logger;
   /** PostgreSQL URL to LISTEN on; null on SQLite, where the table is polled instead. */
   databaseUrl: string | null;
+  /**
+   * Called when this process queued webhook deliveries with events it stored (the dispatcher
+   * then looks for them at once; another process's are found by that process, or its poll).
+   */
+  onDeliveries?: () => void;
 }
 
 /**
@@ -33,6 +38,7 @@ export class EventHub {
   readonly #logger: Logger;
   readonly #databaseUrl: string | null;
   readonly #listeners = new Set<EventListener>();
+  readonly #onDeliveries: (() => void) | undefined;
   /** The number of the newest event given to listeners. */
   #delivered = 0;
   #started: Promise<void> | null = null;
@@ -50,6 +56,7 @@ export class EventHub {
     this.#store = options.store;
     this.#logger = options.logger;
     this.#databaseUrl = options.databaseUrl;
+    this.#onDeliveries = options.onDeliveries;
   }
 
   /** The number of the newest event given to listeners (events up to it can be replayed). */
@@ -101,7 +108,10 @@ export class EventHub {
       try {
         if (this.#closed) continue;
         await this.start();
-        const records = await this.#store.events.appendAll(batch.map(({ event }) => event));
+        const { records, deliveries } = await this.#store.events.appendAll(
+          batch.map(({ event }) => event),
+        );
+        if (deliveries > 0) this.#onDeliveries?.();
         // Next after the last given: no other process's event in between to read first.
         if (records[0]!.seq === this.#delivered + 1 && !this.#catchingUp) this.#give(records);
         else this.#catchUp();

@@ -94,7 +94,7 @@ export class EventsRepository {
    * PostgreSQL, other processes are told (NOTIFY, sent at commit).
    */
   async append(event: NewEvent): Promise<EventRecord> {
-    return (await this.appendAll([event]))[0]!;
+    return (await this.appendAll([event])).records[0]!;
   }
 
   /**
@@ -102,23 +102,26 @@ export class EventsRepository {
    * commit (one flush to disk) for the lot, however many there are. Events that are all
    * `relaxed` and that no webhook wants are, on SQLite, one statement committed without the
    * flush (relaxed.ts): a service answering thousands of operations a second spends neither its
-   * thread nor the database's write lock on flushing what tells of unflushed changes.
+   * thread nor the database's write lock on flushing what tells of unflushed changes. Answers the
+   * records and how many deliveries were queued.
    */
-  async appendAll(events: readonly NewEvent[]): Promise<EventRecord[]> {
-    if (events.length === 0) return [];
+  async appendAll(
+    events: readonly NewEvent[],
+  ): Promise<{ records: EventRecord[]; deliveries: number }> {
+    if (events.length === 0) return { records: [], deliveries: 0 };
     const scope = this.#scope;
     const at = isoTime(scope.clock.now());
     const relaxed = events.every((event) => event.relaxed === true);
     const own = !scope.db.isTransaction && scope.kind === 'sqlite';
     let write: OwnWrite | undefined;
-    let stored: EventRecord[] | undefined;
+    let stored: { records: EventRecord[]; deliveries: number } | undefined;
     if (own && relaxed) {
       const hooks = await webhooksFor(scope, events);
       if (!events.some((event) => webhooksWanting(hooks, event).length > 0)) {
         const seqs = await relaxedWrite(scope, insertEvents(scope, events, at), (rowsWritten) => {
           write = { rowsWritten, rows: events.length };
         });
-        stored = recordsOf(events, seqs, at);
+        stored = { records: recordsOf(events, seqs, at), deliveries: 0 };
       }
     }
     stored ??= await scope.transaction(async (tx) => {
@@ -140,7 +143,7 @@ export class EventsRepository {
         );
       }
       if (own) write = { rowsWritten: await rowsWritten(tx), rows: records.length + deliveries };
-      return records;
+      return { records, deliveries };
     });
     // Events change no access nor editing context: those reads stay remembered (a draft's
     // operations, each followed by its event, read their context once, not after every batch).

@@ -139,6 +139,19 @@ export async function enqueueDeliveries(
   return deliveries.length;
 }
 
+/** Deliveries due now and held by no process, soonest first, at most `limit`. */
+function dueDeliveries(scope: RepoScope, limit: number) {
+  const now = isoTime(scope.clock.now());
+  return scope.db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+    .orderBy('next_attempt_at')
+    .limit(limit);
+}
+
 /** Webhooks (a URL that receives chosen events) and their deliveries, with every try's answer. */
 export class WebhooksRepository {
   readonly #scope: RepoScope;
@@ -230,17 +243,12 @@ export class WebhooksRepository {
    * Takes up to `limit` due deliveries for this process until `holdUntil`: another process takes
    * a row only once its hold has passed (a process that died mid-try), so each try runs once.
    */
-  claimDue(limit: number, holdUntil: Date): Promise<DeliveryRecord[]> {
+  async claimDue(limit: number, holdUntil: Date): Promise<DeliveryRecord[]> {
+    // Every event wakes the dispatcher and most find nothing due (no webhook wanted them): that
+    // is told by a read, without the transaction (on SQLite, the write lock) a claim takes.
+    if ((await dueDeliveries(this.#scope, 1).execute()).length === 0) return [];
     return this.#scope.transaction(async (tx) => {
-      const now = isoTime(tx.clock.now());
-      let due = tx.db
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        .where('status', '=', 'pending')
-        .where('next_attempt_at', '<=', now)
-        .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-        .orderBy('next_attempt_at')
-        .limit(limit);
+      let due = dueDeliveries(tx, limit);
       if (tx.kind === 'postgres') due = due.forUpdate().skipLocked();
       const ids = (await due.execute()).map((row) => row.id);
       if (ids.length === 0) return [];
