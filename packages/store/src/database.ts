@@ -4,5 +4,6 @@ import type { AccountsTables } from './accounts/tables.js';
 import type { ProjectsTables } from './projects/tables.js';
 import type { AssetsTables } from './assets/tables.js';
 import type { EventsTables } from './events/tables.js';
+import type { McpTables } from './mcp/tables.js';
 
-export type Database = AccountsTables & ProjectsTables & AssetsTables & EventsTables;
+export type Database = AccountsTables & ProjectsTables & AssetsTables & EventsTables & McpTables;

@@ -22,3 +22,4 @@ export * from './accounts/index.js';
 export * from './projects/index.js';
 export * from './assets/index.js';
 export * from './events/index.js';
+export * from './mcp/index.js';

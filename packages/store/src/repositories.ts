@@ -5,6 +5,7 @@ import { accountCaches, accountRepositories } from './accounts/index.js';
 import { projectCaches, projectRepositories } from './projects/index.js';
 import { assetRepositories } from './assets/index.js';
 import { eventRepositories } from './events/index.js';
+import { mcpRepositories } from './mcp/index.js';
 import type { RepoScope } from './scope.js';
 import type { StoreStamps } from './stamped-cache.js';
 
@@ -25,6 +26,7 @@ export function createRepositories(scope: RepoScope, caches: Caches) {
     ...assetRepositories(scope),
     // An event changes no project access nor editing context.
     ...eventRepositories(scope, [caches.projects.access, caches.projects.editing]),
+    ...mcpRepositories(scope),
   };
 }
 

@@ -12,6 +12,7 @@ import * as projectListing from './007_project_listing.js';
 import * as draftSnapshots from './008_draft_snapshots.js';
 import * as changeCounts from './011_change_counts.js';
 import * as shownRevisions from './012_shown_revisions.js';
+import * as mcpSessions from './013_mcp_sessions.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': accounts,
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '008_draft_snapshots': draftSnapshots,
   '011_change_counts': changeCounts,
   '012_shown_revisions': shownRevisions,
+  '013_mcp_sessions': mcpSessions,
 };

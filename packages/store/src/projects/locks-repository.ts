@@ -125,6 +125,18 @@ export class LocksRepository {
     };
   }
 
+  /** The projects whose lock in force `holder` holds. */
+  async heldBy(holder: LockHolder): Promise<string[]> {
+    const rows = await this.#scope.db
+      .selectFrom('project_locks')
+      .select('project_id')
+      .where('account_number', '=', holder.accountNumber)
+      .where('client', '=', holder.client)
+      .where('expires_at', '>', isoTime(this.#scope.clock.now()))
+      .execute();
+    return rows.map((row) => row.project_id);
+  }
+
   /** Releases the caller's lock; a lock in force held by anyone else is answered instead. */
   async release(projectId: string, holder: LockHolder): Promise<ReleaseResult> {
     const lock = await this.active(projectId);
