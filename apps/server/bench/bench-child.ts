@@ -1,5 +1,6 @@
-// What the benchmarks that run the service in a child process share: the child's part, and
-// writing the figures where scripts/write-benchmarks.mjs gathers them.
+// What the server's benchmarks share: the child's part of those that run the service in a child
+// process, the median of their rounds, and writing the figures where
+// scripts/write-benchmarks.mjs gathers them.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -9,6 +10,10 @@ export interface BenchRow {
   goal: string;
   ok: boolean;
 }
+
+/** The middle value (the upper one of an even count). */
+export const median = (values: readonly number[]): number =>
+  [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
 const repo = join(new URL('.', import.meta.url).pathname, '../../..');
 

@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { median } from './bench-child.js';
 
 const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
 
@@ -41,8 +42,6 @@ export function meterCpu(pid: number): { end(requests: number): CpuPerRequest } 
     }),
   };
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
 /**
  * A reference row: the CPU one server process's requests cost in all (the server, the database,

@@ -17,7 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { deflateSync } from 'node:zlib';
 import { writeZip } from '@galley/core';
 import { projectFolder } from '../test/v1/helpers.js';
-import { serveBenchChild, writeBench } from './bench-child.js';
+import { median, serveBenchChild, writeBench } from './bench-child.js';
 
 const MB = 1_000_000;
 const ROUNDS = 7;
@@ -26,9 +26,6 @@ interface Target {
   url: string;
   token: string;
 }
-
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** A valid greyscale PNG of random (incompressible) pixels, about `side`² bytes. */
 function noisePng(side: number): Buffer {

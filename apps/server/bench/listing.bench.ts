@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { openStore } from '@galley/store';
 import type { Store } from '@galley/store';
 import { seedProjects } from '../../../packages/store/test/bulk-projects.js';
-import { serveBenchChild, writeBench } from './bench-child.js';
+import { median, serveBenchChild, writeBench } from './bench-child.js';
 
 const ROUNDS = 41;
 const PER_PAGE = 200;
@@ -23,9 +23,6 @@ interface Target {
   url: string;
   token: string;
 }
-
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 interface ProjectList {
   projects: Array<{ id: string }>;

@@ -15,6 +15,7 @@ import type { TestBucket } from '../../../packages/store/test/s3.js';
 import { freshPostgresDatabase } from '../../../packages/store/test/stores.js';
 import { ceilingRow, cpuKnown, meterCpu } from './cpu-cost.js';
 import type { CpuPerRequest } from './cpu-cost.js';
+import { median } from './bench-child.js';
 
 const ROUNDS = 3;
 const CONNECTIONS = 8;
@@ -42,8 +43,6 @@ function started(script: string, variable: string): { url?: string; reason?: str
     return { reason: `${script} could not start its server` };
   }
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
 interface Host {
   url: string;

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { json, onePageZip } from './bench-http.js';
+import { median } from './bench-child.js';
 
 const CHAINS = 1;
 const ROUNDS = 5;
@@ -222,11 +223,6 @@ async function run(
   await after();
   if (measure.errors > 0) throw new Error(`${url}: ${measure.errors} requests failed`);
   return measure;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 /** The median of each figure over the rounds. */

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
 import { deflateSync } from 'node:zlib';
-import { serveBenchChild, writeBench } from './bench-child.js';
+import { median, serveBenchChild, writeBench } from './bench-child.js';
 
 const MB = 1_000_000;
 const BIG = 50 * MB;
@@ -86,8 +86,6 @@ async function main(): Promise<void> {
   }
 }
 
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const mbps = (bytes: number, ms: number) => bytes / MB / (ms / 1000);
 
 /** An HTTP call whose request body is streamed from `source`; answers status and body bytes. */

@@ -17,6 +17,7 @@ import autocannon from 'autocannon';
 import { json, onePageZip } from './bench-http.js';
 import { ceilingRow, cpuKnown, meterCpu } from './cpu-cost.js';
 import type { CpuPerRequest } from './cpu-cost.js';
+import { median } from './bench-child.js';
 
 const CONNECTIONS = 64;
 const ROUNDS = 3;
@@ -255,10 +256,6 @@ function chainRequests(service: Service, chain: Chain): Request[] {
       },
     },
   ];
-}
-
-function median(values: number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 }
 
 const cores = availableParallelism();
