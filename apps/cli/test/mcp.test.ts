@@ -10,6 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { galley, galleyArgs, oneErrorLine } from './support/galley.js';
+import { call } from './support/mcp.js';
 import { createProject, startServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
 
@@ -48,21 +49,6 @@ async function waitFor<T>(read: () => Promise<T | null>): Promise<T> {
     if (Date.now() > deadline) throw new Error('it never came');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-}
-
-interface ToolAnswer {
-  isError?: boolean;
-  content: Array<{ type: string; text: string }>;
-}
-
-async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
-  const result = (await client.callTool({ name, arguments: args })) as ToolAnswer;
-  const text = result.content.map((c) => c.text).join('\n');
-  return {
-    error: result.isError === true,
-    text,
-    json: () => JSON.parse(text) as Record<string, unknown>,
-  };
 }
 
 describe('an agent session over MCP', () => {

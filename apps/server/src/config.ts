@@ -46,6 +46,8 @@ export interface ServerConfig {
   webhookTimeoutSeconds: number;
   /** How often an MCP session renews each lock it holds (well within the lock's 60 seconds). */
   mcpRenewSeconds: number;
+  /** MCP sessions (over HTTP, at /mcp) one account may have live at once, across processes. */
+  mcpSessionsPerAccount: number;
   /** Worker threads of this process's pool (0: all work on the event loop). */
   poolThreads: number;
   /** Work on fewer bytes than this runs on the event loop, not in the pool. */
@@ -113,6 +115,7 @@ const EnvSchema = z.object({
     .optional(),
   GALLEY_WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(10),
   GALLEY_MCP_RENEW_SECONDS: z.coerce.number().positive().max(MCP_RENEW_MAX_SECONDS).default(20),
+  GALLEY_MCP_SESSIONS_PER_ACCOUNT: number(1).default(16),
   GALLEY_POOL_THREADS: number(0).max(256).optional(),
   GALLEY_POOL_INLINE_BYTES: number(0).default(POOL_INLINE_BYTES),
   GALLEY_WORKERS: number(1).max(256).optional(),
@@ -157,6 +160,7 @@ export function loadConfig(
     webhookRetrySeconds: e.GALLEY_WEBHOOK_RETRY_SECONDS ?? RETRY_DELAYS_MS.map((ms) => ms / 1000),
     webhookTimeoutSeconds: e.GALLEY_WEBHOOK_TIMEOUT_SECONDS,
     mcpRenewSeconds: e.GALLEY_MCP_RENEW_SECONDS,
+    mcpSessionsPerAccount: e.GALLEY_MCP_SESSIONS_PER_ACCOUNT,
     poolThreads: e.GALLEY_POOL_THREADS ?? defaultPoolThreads(present['GALLEY_WORKERS']),
     poolInlineBytes: e.GALLEY_POOL_INLINE_BYTES,
     workers: e.GALLEY_WORKERS ?? availableParallelism(),

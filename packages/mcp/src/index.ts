@@ -12,27 +12,34 @@ export interface GalleyMcp {
   session: AgentSession;
   /** Ends the session: its locks are released, then the server closes. */
   close(): Promise<void>;
+  /** Closes the server without releasing the locks (the session lives on, or ended elsewhere). */
+  drop(): Promise<void>;
 }
 
+/** The locks' label when none is given: the agent's name from its `initialize`, marked as MCP. */
+export function agentLabel(agentName: string | undefined): string {
+  return agentName ? `${agentName} (MCP)`.slice(0, 200) : DEFAULT_LABEL;
+}
+
+const DEFAULT_LABEL = 'MCP agent';
+
 /** An MCP server for one agent, acting through `client` (its token, its own editor client). */
-export function createGalleyMcp(options: {
-  client: GalleyClient;
-  /** The locks' label; by default the agent's own name (from its `initialize`). */
-  label?: string;
-  version: string;
-  /** How often each lock the session holds is renewed (by default every 20 seconds). */
-  renewMs?: number;
-}): GalleyMcp {
-  const server = new McpServer({ name: 'galley', version: options.version });
-  const session = new AgentSession({
-    client: options.client,
-    label: options.label ?? 'MCP agent',
-    ...(options.renewMs === undefined ? {} : { renewMs: options.renewMs }),
-  });
-  if (options.label === undefined) {
+export function createGalleyMcp(
+  options: {
+    client: GalleyClient;
+    /** The locks' label; by default the agent's own name (from its `initialize`). */
+    label?: string;
+    version: string;
+    /** How often each lock the session holds is renewed (by default every 20 seconds). */
+    renewMs?: number;
+  } & Pick<ConstructorParameters<typeof AgentSession>[0], 'renew' | 'freshDrafts'>,
+): GalleyMcp {
+  const { label, version, ...sessionOptions } = options;
+  const server = new McpServer({ name: 'galley', version });
+  const session = new AgentSession({ ...sessionOptions, label: label ?? DEFAULT_LABEL });
+  if (label === undefined) {
     server.server.oninitialized = () => {
-      const agent = server.server.getClientVersion()?.name;
-      if (agent) session.label = `${agent} (MCP)`.slice(0, 200);
+      session.label = agentLabel(server.server.getClientVersion()?.name);
     };
   }
   registerTools(server, session);
@@ -43,6 +50,11 @@ export function createGalleyMcp(options: {
     close: () =>
       (closing ??= (async () => {
         await session.close();
+        await server.close();
+      })()),
+    drop: () =>
+      (closing ??= (async () => {
+        session.stop();
         await server.close();
       })()),
   };

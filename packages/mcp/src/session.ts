@@ -31,6 +31,8 @@ export class AgentSession {
   readonly #locks = new Map<string, NodeJS.Timeout>();
   readonly #drafts = new Map<string, OpenDraft>();
   readonly #renewMs: number;
+  readonly #renew: (projectId: string) => Promise<boolean>;
+  readonly #freshDrafts: boolean;
   #closed = false;
 
   constructor(options: {
@@ -38,10 +40,22 @@ export class AgentSession {
     label: string;
     /** How often each held lock is renewed (RENEW_MS). */
     renewMs?: number;
+    /**
+     * Renews a held lock; false when it is no longer the session's to keep (then renewing
+     * stops). By default the lock is asked for again through the client.
+     */
+    renew?: (projectId: string) => Promise<boolean>;
+    /**
+     * Reads a draft's token from the service at every tool call instead of the one this session
+     * last saw: another process serving the same session may have moved it since.
+     */
+    freshDrafts?: boolean;
   }) {
     this.client = options.client;
     this.label = options.label;
     this.#renewMs = options.renewMs ?? RENEW_MS;
+    this.#renew = options.renew ?? ((projectId) => this.lock(projectId).then(() => true));
+    this.#freshDrafts = options.freshDrafts === true;
   }
 
   /** Takes the project's lock (or renews it) as kind `agent`; renewed until released. */
@@ -49,10 +63,10 @@ export class AgentSession {
     const answer = await this.client.v1.lock(projectId, { kind: 'agent', label: this.label });
     if (!this.#locks.has(projectId) && !this.#closed) {
       const timer = setInterval(() => {
-        this.client.v1.lock(projectId, { kind: 'agent', label: this.label }).catch(() => {
-          // Lost (taken over after an expiry, project gone): the next tool call says so.
-          this.#stopRenewing(projectId);
-        });
+        // Lost (released elsewhere, taken over after an expiry, project gone): the next tool
+        // call says so.
+        const lost = () => this.#stopRenewing(projectId);
+        this.#renew(projectId).then((kept) => kept || lost(), lost);
       }, this.#renewMs);
       timer.unref();
       this.#locks.set(projectId, timer);
@@ -70,8 +84,15 @@ export class AgentSession {
 
   /** Releases every lock the session holds (the session ends). */
   async close(): Promise<void> {
+    const held = [...this.#locks.keys()];
+    this.stop();
+    await Promise.allSettled(held.map((id) => this.release(id)));
+  }
+
+  /** Stops renewing, releasing nothing: the session's locks are another's to release. */
+  stop(): void {
     this.#closed = true;
-    await Promise.allSettled([...this.#locks.keys()].map((id) => this.release(id)));
+    for (const projectId of [...this.#locks.keys()]) this.#stopRenewing(projectId);
   }
 
   /** The page by id (`pg_…`) or by file (`index.html`). */
@@ -99,7 +120,8 @@ export class AgentSession {
   /** The draft this session last knew (opened now when it knows none). */
   async known(projectId: string, page: string): Promise<OpenDraft> {
     const found = await this.page(projectId, page);
-    return this.#drafts.get(`${projectId} ${found.id}`) ?? this.draft(projectId, found.id);
+    const known = this.#freshDrafts ? undefined : this.#drafts.get(`${projectId} ${found.id}`);
+    return known ?? this.draft(projectId, found.id);
   }
 
   /** Records a draft's new token (after an operation, an undo or a redo). */

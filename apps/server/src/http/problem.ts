@@ -78,6 +78,7 @@ export const PLATFORM_PROBLEMS = {
   webhook_url_refused: { status: 422, title: 'Unprocessable Entity' },
   rate_limited: { status: 429, title: 'Too many requests' },
   too_many_streams: { status: 429, title: 'Too many event streams' },
+  too_many_mcp_sessions: { status: 429, title: 'Too many MCP sessions' },
   headers_too_large: { status: 431, title: 'Request Header Fields Too Large' },
   internal_error: { status: 500, title: 'Internal server error' },
   stopping: { status: 503, title: 'Service Unavailable' },

@@ -93,9 +93,16 @@ export interface SecondProcess {
  * Another server on `store` (opened again, as another process would) without the harness's
  * account: process A made it in the same database.
  */
-export async function startProcess(store: Store, clock: TestClock): Promise<SecondProcess> {
+export async function startProcess(
+  store: Store,
+  clock: TestClock,
+  overrides: Partial<ServerConfig> = {},
+): Promise<SecondProcess> {
   const dataDir = await mkdtemp(join(tmpdir(), 'galley-server-'));
-  const config = loadConfig({}, { dataDir, logLevel: 'silent', rateLimitPerMinute: 1_000_000 });
+  const config = loadConfig(
+    {},
+    { dataDir, logLevel: 'silent', rateLimitPerMinute: 1_000_000, ...overrides },
+  );
   const server = await startServer({
     store,
     clock,

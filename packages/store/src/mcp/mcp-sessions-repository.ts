@@ -156,9 +156,10 @@ export class McpSessionsRepository {
       .where('account_number', '=', input.holder.accountNumber)
       .where('client', '=', input.holder.client)
       .where('expires_at', '>', isoTime(now))
-      .where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom('mcp_sessions')
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('mcp_sessions')
             .select('id')
             .where('id', '=', input.sessionId)
             .where('ended_at', 'is', null),
