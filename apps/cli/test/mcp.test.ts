@@ -92,6 +92,18 @@ describe('an agent session over MCP', () => {
           'operations',
         ]);
 
+        // Every argument of the asset tools is said in words.
+        for (const tool of ['list_assets', 'read_asset', 'write_asset']) {
+          const schema = (await client.listTools()).tools.find((t) => t.name === tool)!.inputSchema;
+          for (const [argument, property] of Object.entries(schema.properties ?? {})) {
+            expect([tool, argument, (property as { description?: string }).description]).toEqual([
+              tool,
+              argument,
+              expect.any(String),
+            ]);
+          }
+        }
+
         const listed = (await call(client, 'list_projects')).json() as {
           projects: Array<{ id: string }>;
         };
@@ -154,6 +166,23 @@ describe('an agent session over MCP', () => {
           entries: Array<{ kind: string }>;
         };
         expect(history.entries[0]).toMatchObject({ kind: 'save' });
+
+        // A batch says which operations it applied before the refusal, if any.
+        const onePassed = await call(client, 'apply_operations', {
+          project_id: project.id,
+          page: 'index.html',
+          operations: [
+            { kind: 'swap', target: '#top', html: 'Later' },
+            { kind: 'remove', target: '#nowhere' },
+          ],
+        });
+        expect(onePassed.text).toMatch(/^Operation 0 was applied \(.*\)\. Operation 1 was refused/);
+        const nonePassed = await call(client, 'apply_operations', {
+          project_id: project.id,
+          page: 'index.html',
+          operations: [{ kind: 'remove', target: '#nowhere' }],
+        });
+        expect(nonePassed.text).toMatch(/^No operation was applied\. Operation 0 was refused/);
 
         const confirm = await call(client, 'confirm_version', { project_id: project.id });
         expect(confirm.error).toBe(true);

@@ -23,15 +23,47 @@ const WriteAsset = z.object({
   request_key: v2.NewRevision.shape.request_key.describe(
     'A new UUID per write; sending the same again replays the first answer',
   ),
-  kind: z.union([createShape.kind, plainShape.kind]).optional(),
-  title: plainShape.title.optional(),
-  files: plainShape.files.optional(),
-  medium: createShape.medium.optional(),
-  media_contract: createShape.media_contract.optional(),
-  base_revision: v2.NewRevision.shape.base_revision.optional(),
-  put: v2.NewRevision.shape.put.optional(),
-  remove: v2.NewRevision.shape.remove.optional(),
+  kind: z
+    .union([createShape.kind, plainShape.kind])
+    .optional()
+    .describe('New asset: production, image, font or data'),
+  title: plainShape.title.optional().describe('New asset: its title'),
+  files: plainShape.files
+    .optional()
+    .describe(
+      'New asset: its files, each {path} with one of json (and schema), text or blob (a sha256 from POST /blobs)',
+    ),
+  medium: createShape.medium
+    .optional()
+    .describe('New production: the medium it is made for, {id, version} (banner, 1)'),
+  media_contract: createShape.media_contract
+    .optional()
+    .describe('New production: the media contract, {"version": "1.0"}'),
+  base_revision: v2.NewRevision.shape.base_revision
+    .optional()
+    .describe('New revision: the revision it changes (refused when it is no longer the current)'),
+  put: v2.NewRevision.shape.put
+    .optional()
+    .describe('New revision: files to add or replace, as in files'),
+  remove: v2.NewRevision.shape.remove.optional().describe('New revision: paths of files to remove'),
 });
+
+/** list_assets's arguments: the query of GET /api/v2/assets, each said in words. */
+const listShape = v2.AssetListQuery.shape;
+const ListAssets = {
+  q: listShape.q.describe('Text the title contains (any case)'),
+  kind: listShape.kind.describe('Kinds to list, comma-separated: production, image, font, data'),
+  medium: listShape.medium.describe(
+    'Productions judged fit for this medium of the catalog (banner)',
+  ),
+  state: listShape.state.describe('active (the default), archived or deleted'),
+  verdict: listShape.verdict.describe(
+    'Only assets whose inspection passed, failed or is unchecked',
+  ),
+  sort: listShape.sort.describe('updated (newest change first, the default) or title'),
+  page: listShape.page.describe('next_page_url’s `page` to go on'),
+  per_page: listShape.per_page.describe('How many per answer, 1 to 200 in digits (50)'),
+};
 
 /** The tools, each a thin layer over the client (names and arguments are a contract). */
 export function registerTools(server: McpServer, session: AgentSession): void {
@@ -128,8 +160,10 @@ export function registerTools(server: McpServer, session: AgentSession): void {
             answers.push({ index, result: done.result });
           } catch (error) {
             session.forget(project_id, draft.page.id);
-            const applied = `Operations 0 to ${index - 1} were applied (${JSON.stringify(answers)}). `;
-            return refusal(error, `${index > 0 ? applied : ''}Operation ${index} was refused. `);
+            return refusal(
+              error,
+              `${appliedBefore(index, answers)} Operation ${index} was refused. `,
+            );
           }
         }
         return answer({ applied: answers, can_undo: draft.canUndo, can_redo: draft.canRedo });
@@ -245,7 +279,7 @@ export function registerTools(server: McpServer, session: AgentSession): void {
     'list_assets',
     {
       description: 'Your assets (and the service’s fonts), filtered as GET /api/v2/assets filters.',
-      inputSchema: v2.AssetListQuery.shape,
+      inputSchema: ListAssets,
     },
     (query) => attempt(async () => answer(await client.v2.listAssets(query))),
   );
@@ -254,7 +288,15 @@ export function registerTools(server: McpServer, session: AgentSession): void {
     'read_asset',
     {
       description: 'An asset: its current (or given) revision, files and inspection.',
-      inputSchema: { asset_id: v2.AssetId, revision: z.number().int().min(1).optional() },
+      inputSchema: {
+        asset_id: v2.AssetId.describe('The asset’s id (ast_…), as list_assets gives it'),
+        revision: z
+          .number()
+          .int()
+          .min(1)
+          .optional()
+          .describe('Which revision (its number); the current one when absent'),
+      },
     },
     ({ asset_id, revision }) =>
       attempt(async () => answer(await client.v2.getAsset(asset_id, revision))),
@@ -282,4 +324,11 @@ export function registerTools(server: McpServer, session: AgentSession): void {
 /** `value` without its undefined members (a strict schema counts them as given). */
 function defined(value: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+}
+
+/** What a batch refused at operation `refused` had done: `answers`, one for each before it. */
+function appliedBefore(refused: number, answers: unknown[]): string {
+  if (refused === 0) return 'No operation was applied.';
+  const which = refused === 1 ? 'Operation 0 was' : `Operations 0 to ${refused - 1} were`;
+  return `${which} applied (${JSON.stringify(answers)}).`;
 }
