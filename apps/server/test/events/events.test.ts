@@ -236,4 +236,24 @@ describeStores('event streams', (t) => {
     mine.close();
     bobs.close();
   });
+
+  it('refuses a kind of the other interface in `kinds` (422), as webhooks do', async () => {
+    for (const [api, kinds] of [
+      ['v1', 'asset.revised'],
+      ['v1', 'lock.taken,asset.renamed'],
+      ['v2', 'lock.taken'],
+    ] as const) {
+      const res = await fetch(`${s.url}/api/${api}/events?kinds=${kinds}`, {
+        headers: { authorization: `Bearer ${s.token}` },
+      });
+      expect([api, kinds, res.status]).toEqual([api, kinds, 422]);
+      const problem = (await res.json()) as { code: string; errors: Record<string, string[]> };
+      expect(problem.code).toBe('validation_failed');
+      // The entry refused is named as a webhook's would be: kinds.<its index>.
+      const refused = kinds
+        .split(',')
+        .findIndex((kind) => !kind.startsWith(api === 'v1' ? 'lock' : 'asset'));
+      expect(Object.keys(problem.errors)).toEqual([`kinds.${refused}`]);
+    }
+  });
 });

@@ -22,7 +22,8 @@ export const EventData = {
   'project.saved': z.object({
     project_id: ProjectId,
     revision: z.number().int(),
-    kind: HistoryKind,
+    // A project's first revision (`create`) is made with it: no event tells of it.
+    kind: HistoryKind.exclude(['create']),
     page_id: PageId.nullable(),
   }),
   'project.confirmed': z.object({
@@ -69,11 +70,15 @@ export type GalleyEvent = {
   [K in EventKind]: { id: string; kind: K; at: string; data: EventDataOf<K> };
 }[EventKind];
 
-/** The comma-separated `kinds` filter of an event stream. */
-export const KindsFilter = z
-  .string()
-  .transform((value) => value.split(',').filter(Boolean))
-  .pipe(z.array(EventKindSchema).min(1));
+/**
+ * The comma-separated `kinds` filter of an event stream: kinds of its interface only (a kind of
+ * the other one is refused, as a webhook's would be).
+ */
+export const kindsFilterOf = (kinds: readonly EventKind[]) =>
+  z
+    .string()
+    .transform((value) => value.split(',').filter(Boolean))
+    .pipe(z.array(z.enum(kinds as [EventKind, ...EventKind[]])).min(1));
 
 /** The `resync` event: events after the given `Last-Event-ID` are no longer kept; read anew. */
 export const ResyncData = z.object({ oldest_id: z.string() });

@@ -17,9 +17,12 @@ export const LastEventId = z
 export function eventRoute(options: { about: string; kinds: Kinds; byProject: boolean }) {
   const { about, kinds } = options;
   const query = z.object({
-    kinds: events.KindsFilter.optional().describe(
-      `Comma-separated kinds to send (default: all of ${kinds.map((k) => `\`${k}\``).join(', ')})`,
-    ),
+    kinds: events
+      .kindsFilterOf(kinds)
+      .optional()
+      .describe(
+        `Comma-separated kinds to send (default: all of ${kinds.map((k) => `\`${k}\``).join(', ')})`,
+      ),
     ...(options.byProject
       ? { project: z.string().optional().describe('Only this project’s events') }
       : {}),
@@ -33,7 +36,7 @@ export function eventRoute(options: { about: string; kinds: Kinds; byProject: bo
     description: [
       `A \`text/event-stream\` of what happens to ${about}. Each event has \`id:\` (its number), \`event:\` (its kind) and one \`data:\` line of JSON: \`{id, kind, at, data}\` (see docs/events.md for every kind’s \`data\`).`,
       'Send `Last-Event-ID` (or `last_event_id`) to get the events stored after it first; events are kept 7 days. When those after it are no longer kept, a `resync` event (`{oldest_id}`) comes first: read the state anew. Without it the stream starts with the next event.',
-      'Only events of projects the caller can open (and of its own assets) are sent. A comment line comes every 15 seconds; the stream ends when the server stops or the credentials end.',
+      `Only events of ${about} are sent. A comment line comes every 15 seconds; the stream ends when the server stops or the credentials end.`,
     ].join('\n\n'),
     tags: ['Events'],
     query,
@@ -44,6 +47,11 @@ export function eventRoute(options: { about: string; kinds: Kinds; byProject: bo
         schema: events.GalleyEvent,
       },
       400: { description: 'A malformed `Last-Event-ID`', codes: ['validation_failed'] },
+      422: {
+        description:
+          'Invalid query (`errors`): a `kinds` entry that is not a kind of this interface, or a malformed `last_event_id`',
+        codes: ['validation_failed'],
+      },
       429: {
         description: '`too_many_streams`: the account has its most streams open',
         codes: ['too_many_streams'],

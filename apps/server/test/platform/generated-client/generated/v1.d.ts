@@ -382,7 +382,7 @@ export interface paths {
          *
          *     Send `Last-Event-ID` (or `last_event_id`) to get the events stored after it first; events are kept 7 days. When those after it are no longer kept, a `resync` event (`{oldest_id}`) comes first: read the state anew. Without it the stream starts with the next event.
          *
-         *     Only events of projects the caller can open (and of its own assets) are sent. A comment line comes every 15 seconds; the stream ends when the server stops or the credentials end.
+         *     Only events of the projects the caller can open are sent. A comment line comes every 15 seconds; the stream ends when the server stops or the credentials end.
          */
         get: operations["events"];
         put?: never;
@@ -648,7 +648,7 @@ export interface components {
                 project_id: string;
                 revision: number;
                 /** @enum {string} */
-                kind: "create" | "save" | "title" | "folder" | "undo" | "redo";
+                kind: "save" | "title" | "folder" | "undo" | "redo";
                 page_id: string | null;
             };
         } | {
@@ -4849,7 +4849,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["UnauthorizedProblem"];
                 };
             };
-            /** @description Invalid query (`errors`): a bad `per_page` or `page` cursor, or an unknown parameter */
+            /** @description Invalid query (`errors`): a `kinds` entry that is not a kind of this interface, or a malformed `last_event_id` */
             422: {
                 headers: {
                     [name: string]: unknown;
