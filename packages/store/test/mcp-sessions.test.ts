@@ -7,10 +7,12 @@ import { describeStores } from './stores.js';
 const IDLE = 1800;
 
 describeStores('MCP sessions', (t) => {
-  const open = (store: Store, accountNumber: number, maxLive = 2) =>
+  /** A session of `accountNumber` started with a new token of it. */
+  const open = async (store: Store, accountNumber: number, maxLive = 2) =>
     store.mcpSessions.open({
       id: randomUUID(),
       holder: { accountNumber, client: randomUUID() },
+      tokenId: (await store.tokens.issue({ accountNumber })).record.id,
       label: 'agent (MCP)',
       initialize: '{"protocolVersion":"2025-06-18"}',
       maxLive,
@@ -57,7 +59,7 @@ describeStores('MCP sessions', (t) => {
     expect(await store.mcpSessions.idle(0)).toEqual([]);
   });
 
-  it('renews its holder’s lock only while the session is live and the lock is its', async () => {
+  it('renews its holder’s lock only while the session is live, its token valid and the lock its', async () => {
     const { store } = await t.fresh();
     const ada = await person(store, 'ada@example.org');
     const projectId = await siteOf(store, ada);
@@ -79,9 +81,31 @@ describeStores('MCP sessions', (t) => {
     expect(await renew()).toBe(true);
     t.clock.advance(50_000);
     expect(await store.projectLocks.active(projectId)).toMatchObject({ client: holder.client });
-    await store.mcpSessions.end(sessionId);
+    // Its token revoked, the session's locks are no longer renewed (they lapse).
+    const { tokenId } = opened.session;
+    await store.tokens.revoke({ accountNumber: ada.accountNumber, idOrPrefix: tokenId });
     expect(await renew()).toBe(false);
+    const again = await open(store, ada.accountNumber);
+    if (!again.ok) throw new Error('setup');
+    const renewAgain = () =>
+      store.mcpSessions.renewLock({
+        sessionId: again.session.id,
+        projectId,
+        holder: again.session.holder,
+        ttlSeconds: 60,
+      });
     await store.projectLocks.release(projectId, holder);
+    await store.projectLocks.acquire({
+      projectId,
+      holder: again.session.holder,
+      kind: 'agent',
+      label: 'agent (MCP)',
+      ttlSeconds: 60,
+    });
+    expect(await renewAgain()).toBe(true);
+    await store.mcpSessions.end(again.session.id);
+    expect(await renewAgain()).toBe(false);
+    await store.projectLocks.release(projectId, again.session.holder);
     expect(await renew()).toBe(false);
     expect(await store.projectLocks.active(projectId)).toBeNull();
     expect(await store.projectLocks.heldBy(holder)).toEqual([]);

@@ -29,7 +29,7 @@ export function mcpRoute(app: Express, deps: Deps, version: string): void {
         });
       }
       const token = /^Bearer\s+(\S+)/i.exec(req.get('authorization') ?? '')?.[1] ?? '';
-      const caller = { accountNumber: auth.account.accountNumber, token };
+      const caller = { accountNumber: auth.account.accountNumber, token, tokenId: auth.tokenId };
       const id = req.get('mcp-session-id');
       if (id !== undefined) {
         const copy = await sessions.copyOf(id, caller);

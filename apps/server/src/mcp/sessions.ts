@@ -29,6 +29,7 @@ export interface SessionCopy {
 export interface Caller {
   accountNumber: number;
   token: string;
+  tokenId: string;
 }
 
 /**
@@ -59,6 +60,7 @@ export class McpSessions {
     const opened = await this.#deps.store.mcpSessions.open({
       id: randomUUID(),
       holder: { accountNumber: caller.accountNumber, client: randomUUID() },
+      tokenId: caller.tokenId,
       label: agentLabel(initialize.params.clientInfo.name),
       initialize: JSON.stringify(initialize.params),
       maxLive: this.#deps.config.mcpSessionsPerAccount,

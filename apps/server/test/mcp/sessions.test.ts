@@ -1,12 +1,15 @@
 // MCP sessions at /mcp, kept in the store: a second process (another server on the same store)
 // serves a session the first started, by replaying the client's `initialize` into a transport
 // of its own (this fails if an SDK upgrade changes how a transport is initialized); an account
-// has a bounded number of live sessions; a session is its account's alone and ends when idle.
+// has a bounded number of live sessions; a session is its account's alone and ends when idle;
+// ended on one process, it releases the lock another took, with the lock.released event.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openStore } from '@galley/store';
 import type { Store } from '@galley/store';
 import { describeStores } from '../../../../packages/store/test/stores.js';
+import { openEvents } from '../events/event-reader.js';
 import { startProcess, startTestServer } from '../platform/harness.js';
+import { createProject } from '../v1/helpers.js';
 import type { SecondProcess, TestServer } from '../platform/harness.js';
 
 const MOST = 2;
@@ -86,6 +89,34 @@ describeStores('MCP sessions over HTTP', (t) => {
     // Ended on the second, it is gone on the first too.
     expect((await end(other.url, s.token, session)).status).toBe(200);
     expect((await listTools(s.url, s.token, session)).status).toBe(404);
+  });
+
+  it('ends on one process, releasing the lock the other took, with lock.released', async () => {
+    const { id } = await createProject(s, s.token);
+    const session = (await initialize(s.url, s.token)).session!;
+    const read = await post(
+      s.url,
+      s.token,
+      {
+        jsonrpc: '2.0',
+        id: 5,
+        method: 'tools/call',
+        params: { name: 'read_page', arguments: { project_id: id, page: 'index.html' } },
+      },
+      session,
+    );
+    expect(read.status).toBe(200);
+    expect(await s.store.projectLocks.active(id)).toMatchObject({
+      kind: 'agent',
+      label: 'raw-agent (MCP)',
+    });
+    const view = openEvents(s.url, s.token, { project: id });
+    const first = view.next();
+    await view.opened;
+    expect((await end(other.url, s.token, session)).status).toBe(200);
+    expect(await first).toMatchObject({ kind: 'lock.released', data: { project_id: id } });
+    expect(await s.store.projectLocks.active(id)).toBeNull();
+    view.close();
   });
 
   it('refuses an initialize beyond the account’s live sessions (429), whichever process', async () => {

@@ -9,6 +9,8 @@ export interface McpSessionRecord {
   id: string;
   /** Who its locks are held by: the account and the session's own editor client. */
   holder: LockHolder;
+  /** The API token it was started with. */
+  tokenId: string;
   label: string;
   /** The params of the client's `initialize` request (JSON), replayed to rebuild the session. */
   initialize: string;
@@ -39,6 +41,7 @@ export class McpSessionsRepository {
   async open(input: {
     id: string;
     holder: LockHolder;
+    tokenId: string;
     label: string;
     initialize: string;
     maxLive: number;
@@ -54,12 +57,22 @@ export class McpSessionsRepository {
       .where('seen_at', '>', this.#idleCutoff(input.idleSeconds));
     const inserted = await this.#scope.db
       .insertInto('mcp_sessions')
-      .columns(['id', 'account_number', 'client', 'label', 'initialize', 'created_at', 'seen_at'])
+      .columns([
+        'id',
+        'account_number',
+        'token_id',
+        'client',
+        'label',
+        'initialize',
+        'created_at',
+        'seen_at',
+      ])
       .expression(
         this.#scope.db
           .selectNoFrom([
             sql<string>`${input.id}`.as('id'),
             sql<number>`cast(${accountNumber} as integer)`.as('account_number'),
+            sql<string>`${input.tokenId}`.as('token_id'),
             sql<string>`${client}`.as('client'),
             sql<string>`${input.label}`.as('label'),
             sql<string>`${input.initialize}`.as('initialize'),
@@ -75,6 +88,7 @@ export class McpSessionsRepository {
       session: {
         id: input.id,
         holder: input.holder,
+        tokenId: input.tokenId,
         label: input.label,
         initialize: input.initialize,
         createdAt: now,
@@ -138,9 +152,10 @@ export class McpSessionsRepository {
 
   /**
    * Renews the lock the session's holder has on the project for `ttlSeconds` more, in one
-   * statement that also sees the session still live: a lock released, expired or taken by
-   * another, or a session ended, is not renewed (false). So a process holding a stale copy of an
-   * ended session never takes its lock again.
+   * statement that also sees the session still live and its token valid: a lock released,
+   * expired or taken by another, a session ended, or its token revoked or expired, is not
+   * renewed (false). So a process holding a stale copy of an ended session never takes its lock
+   * again.
    */
   async renewLock(input: {
     sessionId: string;
@@ -159,10 +174,13 @@ export class McpSessionsRepository {
       .where((eb) =>
         eb.exists(
           eb
-            .selectFrom('mcp_sessions')
-            .select('id')
-            .where('id', '=', input.sessionId)
-            .where('ended_at', 'is', null),
+            .selectFrom('mcp_sessions as s')
+            .innerJoin('api_tokens as t', 't.id', 's.token_id')
+            .select('s.id')
+            .where('s.id', '=', input.sessionId)
+            .where('s.ended_at', 'is', null)
+            .where('t.revoked_at', 'is', null)
+            .where('t.expires_at', '>', isoTime(now)),
         ),
       )
       .executeTakeFirst();
@@ -178,6 +196,7 @@ function toRecord(row: Selectable<McpSessionsTable>): McpSessionRecord {
   return {
     id: row.id,
     holder: { accountNumber: row.account_number, client: row.client },
+    tokenId: row.token_id,
     label: row.label,
     initialize: row.initialize,
     createdAt: row.created_at,

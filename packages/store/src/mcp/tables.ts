@@ -2,6 +2,8 @@
 export interface McpSessionsTable {
   id: string;
   account_number: number;
+  /** The API token it was started with: its locks are renewed only while the token is valid. */
+  token_id: string;
   /** The editor client (X-Editor-Client) its locks are held by. */
   client: string;
   label: string;

@@ -11,6 +11,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('account_number', 'integer', (c) =>
       c.notNull().references('accounts.account_number').onDelete('cascade'),
     )
+    .addColumn('token_id', 'text', (c) => c.notNull())
     .addColumn('client', 'text', (c) => c.notNull())
     .addColumn('label', 'text', (c) => c.notNull())
     .addColumn('initialize', 'text', (c) => c.notNull())
