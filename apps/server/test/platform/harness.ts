@@ -6,8 +6,8 @@ import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TestClock } from '@galley/store';
-import type { Account, Store } from '@galley/store';
+import { TestClock, openStore } from '@galley/store';
+import type { Account, Store, StoreOptions } from '@galley/store';
 import { loadConfig, startServer } from '@galley/server';
 import type { Resolve, RunningServer, ServerConfig } from '@galley/server';
 import type { Logger } from 'pino';
@@ -116,6 +116,25 @@ export async function startProcess(
     close: async () => {
       await server.close();
       await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Another process on the target's database: a connection of its own (as another process has)
+ * and a server on it; closing it closes both.
+ */
+export async function startOtherProcess(
+  t: { options: StoreOptions; clock: TestClock },
+  overrides: Partial<ServerConfig> = {},
+): Promise<SecondProcess> {
+  const store = await openStore(t.options);
+  const started = await startProcess(store, t.clock, overrides);
+  return {
+    url: started.url,
+    close: async () => {
+      await started.close();
+      await store.close();
     },
   };
 }
