@@ -11,10 +11,12 @@ import type { Stamp } from './stamped-cache.js';
 const FRESH_FOR_MS = 1_000;
 
 /**
- * Statements that change nothing a cache holds: reads, and the rate-limit counters (written on
- * almost every request; their table counts no changes either, see migration 011).
+ * Statements that change nothing a cache holds: reads, the rate-limit counters (written on almost
+ * every request) and the MCP sessions (at every call); their tables count no changes either, see
+ * migration 011.
  */
-const CHANGES_NOTHING_CACHED = /^\s*(?:select\b|insert\s+into\s+"?rate_limits"?[\s(])/i;
+const CHANGES_NOTHING_CACHED =
+  /^\s*(?:select\b|insert\s+into\s+"?rate_limits"?[\s(]|(?:insert\s+into|update|delete\s+from)\s+"?mcp_sessions"?[\s(])/i;
 
 /**
  * The caches' stamp on PostgreSQL, where other processes write without telling: what SQLite's

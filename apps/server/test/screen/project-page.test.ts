@@ -95,7 +95,7 @@ describe.skipIf(!!why)('screen: members, confirmations, confirmations dialogs, t
     return { page, context };
   }
 
-  it('changes a role only on Save: the keyboard on the drop-down writes nothing', async () => {
+  it('changes a role only on Save: the keyboard writes nothing, a redraw keeps the choice', async () => {
     const site = await openSite(t, plainSiteZip());
     await t.server.addAccount('vic@example.org', 'Vic');
     await api(t, 'PUT', `/projects/${site.id}/members`, {
@@ -120,6 +120,17 @@ describe.skipIf(!!why)('screen: members, confirmations, confirmations dialogs, t
     expect(await save.isDisabled()).toBe(true);
 
     await select.selectOption('editor');
+    // A change of the project draws the list again (here a confirmation): the choice not saved
+    // yet stays, Save still on.
+    await page.evaluate(
+      // Vic is the only viewer.
+      `document.querySelector('#member-list select[data-saved-role="viewer"]').setAttribute('data-drawn-before', '')`,
+    );
+    await page.getByRole('button', { name: 'Confirm revision 1' }).click();
+    await expect.poll(() => page.locator('#member-list [data-drawn-before]').count()).toBe(0);
+    expect(await select.inputValue()).toBe('editor');
+    expect(await save.isEnabled()).toBe(true);
+    expect(await roleOf(t, site.id, 'vic@example.org')).toBe('viewer');
     await save.click();
     await expect
       .poll(() => page.locator('#project-status').textContent())

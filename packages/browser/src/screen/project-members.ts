@@ -27,17 +27,34 @@ export async function showMembers(view: ProjectView): Promise<void> {
     form.dataset.bound = 'yes';
     onSubmit(form, (data) => putMember(view, text(data, 'email'), text(data, 'role') as Role));
   }
+  const list = byId('member-list');
+  const pending = pendingRoles(list);
   fill(
-    byId('member-list'),
+    list,
     dataTable({
       caption: 'Members',
       columns: ['Name', 'E-mail', 'Role', { name: 'Actions', hidden: true }],
-      rows: got.value.map((m) => memberRow(view, m, owner)),
+      rows: got.value.map((m) => memberRow(view, m, owner, pending.get(m.id))),
     }),
   );
 }
 
-function memberRow(view: ProjectView, member: Member, owner: boolean): Row {
+/**
+ * The roles chosen in `list` and not saved yet, by member: the list is drawn again whenever the
+ * project changes (a rename, a confirmation, another person's edit), and a choice the person was
+ * about to save must survive that.
+ */
+function pendingRoles(list: HTMLElement): Map<string, Role> {
+  const pending = new Map<string, Role>();
+  for (const select of list.querySelectorAll<HTMLSelectElement>('select[data-saved-role]')) {
+    if (select.value !== select.dataset.savedRole) {
+      pending.set(select.dataset.memberId!, select.value as Role);
+    }
+  }
+  return pending;
+}
+
+function memberRow(view: ProjectView, member: Member, owner: boolean, pending?: Role): Row {
   const self = member.id === view.accountId;
   const remove =
     owner || self
@@ -53,7 +70,7 @@ function memberRow(view: ProjectView, member: Member, owner: boolean): Row {
     [
       member.name,
       h('span', { class: 'mono' }, member.email),
-      owner ? roleControl(view, member) : member.role,
+      owner ? roleControl(view, member, pending) : member.role,
       remove,
     ],
   ];
@@ -63,16 +80,21 @@ function memberRow(view: ProjectView, member: Member, owner: boolean): Row {
  * The role drop-down and its Save button: choosing (with the mouse or the arrow keys) only
  * enables Save; the role is written when Save is pressed, never on a change of the choice.
  */
-function roleControl(view: ProjectView, member: Member): HTMLElement {
+function roleControl(view: ProjectView, member: Member, pending?: Role): HTMLElement {
   const id = `role-${member.id}`;
+  const chosen = pending ?? member.role;
   const select = h(
     'select',
-    { id },
-    roles.map((role) => h('option', { value: role, selected: role === member.role }, role)),
+    { id, 'data-saved-role': member.role, 'data-member-id': member.id },
+    roles.map((role) => h('option', { value: role, selected: role === chosen }, role)),
   );
   const save = h(
     'button',
-    { type: 'button', disabled: true, 'aria-label': `Save role for ${member.name}` },
+    {
+      type: 'button',
+      disabled: chosen === member.role,
+      'aria-label': `Save role for ${member.name}`,
+    },
     'Save',
   );
   select.addEventListener('change', () => {
