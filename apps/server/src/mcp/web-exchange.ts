@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Request, Response } from 'express';
 
@@ -39,8 +40,11 @@ export async function exchange(
     return;
   }
   res.flushHeaders();
-  // A client that goes away ends the pipeline with an error: nothing is left to answer.
-  await pipeline(Readable.fromWeb(answer.body), res).catch(() => undefined);
+  // A client that goes away ends the pipeline with an error: nothing is left to answer. The cast
+  // names Node's own web stream: a package type-checked with the DOM library (the client's tests
+  // import this file) sees the DOM's ReadableStream, which Readable.fromWeb does not take.
+  const body = answer.body as NodeReadableStream<Uint8Array>;
+  await pipeline(Readable.fromWeb(body), res).catch(() => undefined);
 }
 
 function webHeaders(headers: IncomingHttpHeaders): Headers {
