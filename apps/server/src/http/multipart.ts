@@ -186,6 +186,7 @@ export async function readMultipart(
   const { file, fields } = await streamMultipart(req, options, async (chunks) => {
     let buffer = new Uint8Array(Math.max(expected, MIN_FILE_BUFFER));
     let size = 0;
+    let handedBack = 0;
     for await (const chunk of chunks) {
       if (size + chunk.byteLength > buffer.byteLength) {
         const grown = new Uint8Array(Math.max(buffer.byteLength * 2, size + chunk.byteLength));
@@ -194,6 +195,12 @@ export async function readMultipart(
       }
       buffer.set(chunk, size);
       size += chunk.byteLength;
+      // Pieces that arrived together are all handed over in one task (each next() resolves at
+      // once): copying megabytes into fresh memory then held the event loop for tens of ms.
+      if (size - handedBack >= YIELD_EVERY_BYTES) {
+        handedBack = size;
+        await new Promise(setImmediate);
+      }
     }
     return buffer.subarray(0, size);
   });
@@ -202,6 +209,8 @@ export async function readMultipart(
 
 /** The first buffer of a file whose body declares no length (it doubles as needed). */
 const MIN_FILE_BUFFER = 64 * 1024;
+/** Bytes copied between two turns of the event loop: a few ms of copying into fresh memory. */
+const YIELD_EVERY_BYTES = 1024 * 1024;
 
 async function* limited(stream: Readable, maxBytes: number): AsyncIterable<Uint8Array> {
   let size = 0;
