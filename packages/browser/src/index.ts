@@ -31,7 +31,7 @@ export type {
   SaveCheckInput,
   Violation,
 } from '@galley/core';
-export { createClient, GalleyApiError } from '@galley/client';
+export { createClient, followEvents, GalleyApiError } from '@galley/client';
 export type { GalleyClient, ClientOptions } from '@galley/client';
 export { readSavedFolder, validateBeforeSave } from './validate.js';
 export { SyncedDraft } from './synced-draft.js';

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { writeZip } from '@galley/core';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logIn, openSite, screenshots, startScreenTest, whyNoChromium } from './screen-harness.js';
 import type { ScreenTest } from './screen-harness.js';
@@ -112,6 +112,30 @@ describe.skipIf(!!why)('screen: phone and desktop widths, accessibility (axe-cor
   });
   afterAll(() => t?.close());
 
+  const quietOf = new WeakMap<Page, () => Promise<void>>();
+  /**
+   * Watches the requests of `page`; the function it gives resolves once none has been on its way
+   * for half a second. An event stream (the project page follows its project's) is left out: it
+   * stays open as long as the page, so the browser's own "network idle" never comes.
+   */
+  function watchRequests(page: Page): () => Promise<void> {
+    const open = new Set<Request>();
+    let settledAt = Date.now();
+    const done = (request: Request) => {
+      open.delete(request);
+      settledAt = Date.now();
+    };
+    page.on('request', (request) => {
+      if (!new URL(request.url()).pathname.endsWith('/events')) open.add(request);
+    });
+    page.on('requestfinished', done);
+    page.on('requestfailed', done);
+    return () =>
+      expect
+        .poll(() => open.size === 0 && Date.now() - settledAt >= 500, { timeout: 30_000 })
+        .toBe(true);
+  }
+
   /** A signed-in browser at `width`, its clock five minutes after the server's. */
   async function at(width: number, options: { bypassCSP?: boolean } = {}) {
     const context: BrowserContext = await t.browser.newContext({
@@ -121,6 +145,7 @@ describe.skipIf(!!why)('screen: phone and desktop widths, accessibility (axe-cor
     const page = await context.newPage();
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(e.message));
+    quietOf.set(page, watchRequests(page));
     await page.clock.setFixedTime(new Date(t.server.clock.now().getTime() + 5 * 60_000));
     return { context, page, problems };
   }
@@ -137,7 +162,7 @@ describe.skipIf(!!why)('screen: phone and desktop widths, accessibility (axe-cor
     await page.goto(`${t.server.url}${path}`);
     await page.locator(screen.ready).waitFor();
     // Let the page script finish its requests and format the times.
-    await page.waitForLoadState('networkidle');
+    await quietOf.get(page)!();
   }
 
   for (const width of [390, 1440]) {

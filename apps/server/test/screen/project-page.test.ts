@@ -120,14 +120,28 @@ describe.skipIf(!!why)('screen: members, confirmations, confirmations dialogs, t
     expect(await save.isDisabled()).toBe(true);
 
     await select.selectOption('editor');
-    // A change of the project draws the list again (here a confirmation): the choice not saved
-    // yet stays, Save still on.
+    // A change of the project that leaves the members as they are (a confirmation) leaves the
+    // list as it is, focus and all.
+    await select.focus();
     await page.evaluate(
       // Vic is the only viewer.
       `document.querySelector('#member-list select[data-saved-role="viewer"]').setAttribute('data-drawn-before', '')`,
     );
     await page.getByRole('button', { name: 'Confirm revision 1' }).click();
-    await expect.poll(() => page.locator('#member-list [data-drawn-before]').count()).toBe(0);
+    await expect
+      .poll(() => page.locator('#project-status').textContent())
+      .toBe('Confirmed as version 1.');
+    await page.waitForTimeout(500); // the confirmation's own event is read again meanwhile
+    expect(await page.locator('#member-list [data-drawn-before]').count()).toBe(1);
+    // Another owner's change of the members draws the list again, at once: the choice not saved
+    // yet stays, Save still on.
+    await t.server.addAccount('wren@example.org', 'Wren');
+    await api(t, 'PUT', `/projects/${site.id}/members`, {
+      email: 'wren@example.org',
+      role: 'editor',
+    });
+    await expect.poll(() => page.locator('#member-list tr', { hasText: 'Wren' }).count()).toBe(1);
+    expect(await page.locator('#member-list [data-drawn-before]').count()).toBe(0);
     expect(await select.inputValue()).toBe('editor');
     expect(await save.isEnabled()).toBe(true);
     expect(await roleOf(t, site.id, 'vic@example.org')).toBe('viewer');
@@ -330,10 +344,63 @@ describe.skipIf(!!why)('screen: members, confirmations, confirmations dialogs, t
     const about = page.locator('#page-list tbody tr', { hasText: 'about.html' });
     expect(await about.locator('.unsaved').count()).toBe(0);
 
-    // The lock released: nobody is editing.
+    // The lock released: nobody is editing, on the open page at once (not at its next poll).
     await api(t, 'DELETE', `/projects/${site.id}/lock`, undefined, bea.token);
-    await page.reload();
     await expect.poll(() => lock.textContent()).toBe('Nobody is editing this project right now.');
+    await context.close();
+  });
+
+  it("shows another person's changes as they happen and keeps a title being typed", async () => {
+    const site = await openSite(t, plainSiteZip());
+    const cyd = await t.server.addAccount('cyd.live@example.org', 'Cyd Live');
+    await api(t, 'PUT', `/projects/${site.id}/members`, {
+      email: 'cyd.live@example.org',
+      role: 'editor',
+    });
+    const { page, context, problems } = await projectPage(site.id);
+    const typed = page.getByLabel('Title', { exact: true });
+    await typed.fill('A title not sent yet');
+
+    // Cyd renames the project with a client of her own: heading, summary and history follow.
+    const renamed = await api(
+      t,
+      'PATCH',
+      `/projects/${site.id}`,
+      { title: 'Renamed by Cyd' },
+      cyd.token,
+    );
+    expect(renamed.status).toBe(200);
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Renamed by Cyd');
+    const newest = page.locator('#history-list tbody tr').first();
+    await expect.poll(() => newest.textContent()).toContain('Cyd Live');
+    expect(await newest.textContent()).toContain('title');
+    expect(await typed.inputValue()).toBe('A title not sent yet');
+
+    // Cyd takes the lock, then lets it go.
+    const lock = page.locator('#project-lock');
+    const label = { kind: 'screen', label: 'Cyd Live on the editing screen' };
+    expect((await api(t, 'PUT', `/projects/${site.id}/lock`, label, cyd.token)).status).toBe(200);
+    await expect.poll(() => lock.textContent()).toContain('Cyd Live');
+    await api(t, 'DELETE', `/projects/${site.id}/lock`, undefined, cyd.token);
+    await expect.poll(() => lock.textContent()).toBe('Nobody is editing this project right now.');
+
+    // Cyd leaves: the member list follows.
+    const cydRow = page.locator('#member-list tr', { hasText: 'cyd.live@example.org' });
+    expect(await cydRow.count()).toBe(1);
+    const members = await api(t, 'GET', `/projects/${site.id}/members`);
+    const cydId = (members.json as { members: { id: string; email: string }[] }).members.find(
+      (m) => m.email === 'cyd.live@example.org',
+    )!.id;
+    const left = await api(
+      t,
+      'DELETE',
+      `/projects/${site.id}/members/${cydId}`,
+      undefined,
+      cyd.token,
+    );
+    expect(left.status).toBe(200);
+    await expect.poll(() => cydRow.count()).toBe(0);
+    expect(problems).toEqual([]);
     await context.close();
   });
 });

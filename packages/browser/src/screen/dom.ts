@@ -145,6 +145,18 @@ export async function refreshRegion(id: string): Promise<void> {
   byId(id).replaceWith(imported);
 }
 
+/**
+ * Whether `shown` differs from what `region` shows now, noting it as shown: a list read again
+ * (the page's poll, another person's change) is drawn again only when it changed, so the focus
+ * and the reader's place in it stay where they were.
+ */
+export function changedIn(region: HTMLElement, shown: unknown): boolean {
+  const key = JSON.stringify(shown);
+  if (region.dataset.key === key && region.hasChildNodes()) return false;
+  region.dataset.key = key;
+  return true;
+}
+
 /** Runs a form's handler on submit (no page load), with its submit buttons disabled meanwhile. */
 export function onSubmit(form: HTMLFormElement, handler: (data: FormData) => Promise<void>): void {
   form.addEventListener('submit', (event) => {

@@ -3,7 +3,7 @@
 // current while it is open.
 import type { v1 } from '@galley/core';
 import type { z } from 'zod';
-import { byId, fill, h, time } from './dom.js';
+import { byId, changedIn, fill, h, time } from './dom.js';
 import type { Child } from './dom.js';
 import { library } from './library.js';
 import type { ProjectView } from './project-view.js';
@@ -36,9 +36,7 @@ export async function showLock(view: ProjectView): Promise<void> {
   if (!got.ok) return view.report(got.failure);
   const { lock } = got.value;
   const region = byId('project-lock');
-  const key = lock ? `${lock.holder.name}\n${lock.label}\n${lock.acquired_at}` : '';
-  if (region.dataset.key === key && region.hasChildNodes()) return;
-  region.dataset.key = key;
+  if (!changedIn(region, lock && [lock.holder.name, lock.label, lock.acquired_at])) return;
   region.classList.toggle('held', lock !== null);
   fill(region, lock ? lockLine(lock) : 'Nobody is editing this project right now.');
 }

@@ -1,6 +1,6 @@
 import type { v1 } from '@galley/core';
 import type { z } from 'zod';
-import { byId, dataTable, fill, h, onSubmit, text } from './dom.js';
+import { byId, changedIn, dataTable, fill, h, onSubmit, text } from './dom.js';
 import type { Row } from './dom.js';
 import { ask } from './dialog.js';
 import { allPages, library } from './library.js';
@@ -25,9 +25,12 @@ export async function showMembers(view: ProjectView): Promise<void> {
   form.hidden = !owner;
   if (!form.dataset.bound) {
     form.dataset.bound = 'yes';
-    onSubmit(form, (data) => putMember(view, text(data, 'email'), text(data, 'role') as Role));
+    onSubmit(form, async (data) => {
+      await putMember(view, text(data, 'email'), text(data, 'role') as Role);
+    });
   }
   const list = byId('member-list');
+  if (!changedIn(list, [owner, got.value])) return;
   const pending = pendingRoles(list);
   fill(
     list,
@@ -102,7 +105,10 @@ function roleControl(view: ProjectView, member: Member, pending?: Role): HTMLEle
   });
   save.addEventListener('click', () => {
     save.disabled = true;
-    void putMember(view, member.email, select.value as Role);
+    // Refused (said above the forms), the choice stays and can be saved again.
+    void putMember(view, member.email, select.value as Role).then((saved) => {
+      if (!saved) save.disabled = select.value === member.role;
+    });
   });
   return h(
     'span',
@@ -113,17 +119,19 @@ function roleControl(view: ProjectView, member: Member, pending?: Role): HTMLEle
   );
 }
 
-async function putMember(view: ProjectView, email: string, role: Role): Promise<void> {
+/** Adds a member or changes a role; whether the service took it. */
+async function putMember(view: ProjectView, email: string, role: Role): Promise<boolean> {
   const put = await library().attempt(() =>
     view.client.v1.putMember(view.projectId, { email, role }),
   );
   if (!put.ok) {
     view.report(put.failure);
     await showMembers(view);
-    return;
+    return false;
   }
   view.status(`${email} is now ${role}.`);
   await view.refresh();
+  return true;
 }
 
 async function removeMember(view: ProjectView, member: Member, self: boolean): Promise<void> {

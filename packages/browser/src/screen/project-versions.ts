@@ -1,6 +1,6 @@
 import type { v1 } from '@galley/core';
 import type { z } from 'zod';
-import { byId, dataTable, fill, h, text, time, within } from './dom.js';
+import { byId, changedIn, dataTable, fill, h, text, time, within } from './dom.js';
 import type { Row } from './dom.js';
 import { ask } from './dialog.js';
 import { allPages, library } from './library.js';
@@ -76,8 +76,10 @@ export async function showHistory(view: ProjectView): Promise<void> {
     bound.add(button);
     button.addEventListener('click', () => void moveHistory(view, direction, button));
   }
+  const region = byId('history-list');
+  if (!changedIn(region, history.entries)) return;
   fill(
-    byId('history-list'),
+    region,
     dataTable({
       caption: 'History',
       columns: ['Revision', 'Change', 'Summary', 'By', 'At'],
@@ -201,8 +203,10 @@ export async function showConfirmations(view: ProjectView): Promise<void> {
   Object.assign(state, { confirmed: list[0], known: true });
   showButtons();
   showBadge(list[0]);
+  const region = byId('confirmation-list');
+  if (!changedIn(region, list)) return;
   fill(
-    byId('confirmation-list'),
+    region,
     list.length === 0
       ? h('p', {}, 'No version has been confirmed yet.')
       : dataTable({

@@ -1,12 +1,25 @@
 import type { v1 } from '@galley/core';
 import type { z } from 'zod';
-import { byId, dataTable, fill, h, onSubmit, say, ScreenError, text, time, within } from './dom.js';
+import {
+  byId,
+  changedIn,
+  dataTable,
+  fill,
+  h,
+  onSubmit,
+  say,
+  ScreenError,
+  text,
+  time,
+  within,
+} from './dom.js';
 import type { Child, Row } from './dom.js';
 import { ask } from './dialog.js';
 import { allPages, library, screenClient } from './library.js';
 import { showMembers } from './project-members.js';
 import { showConfirmations, showHistory } from './project-versions.js';
 import { EDITING_POLL_MS, showLock, unsavedMark } from './project-editing.js';
+import { followProject } from './project-live.js';
 import { failureView } from './views.js';
 import { keepTimesCurrent } from './when.js';
 import type { Project, ProjectView } from './project-view.js';
@@ -42,7 +55,8 @@ export async function startProject(): Promise<void> {
   bindForms(view);
   keepTimesCurrent();
   await load(view);
-  // Who is editing, and the pages' unsaved changes, while the page stays open.
+  followProject(view);
+  // The pages' unsaved changes (and who is editing, should an event be missed) while it is open.
   setInterval(() => {
     if (view.project && !byId('project-details').hidden)
       void Promise.all([showLock(view), showPages(view)]);
@@ -74,7 +88,10 @@ async function load(view: ProjectView): Promise<void> {
 function showSummary(p: Project): void {
   document.title = `${p.title} · Galley`;
   byId('main').querySelector('h1')!.textContent = p.title;
-  byId<HTMLInputElement>('rename-title').value = p.title;
+  // A title being typed survives the project being read again (another person's change).
+  const rename = byId<HTMLInputElement>('rename-title');
+  if (rename.value === (rename.dataset.shown ?? rename.value)) rename.value = p.title;
+  rename.dataset.shown = p.title;
   const rows: [string, Child][] = [
     ['Medium', `${p.medium} (${p.media.id} v${p.media.version})`],
     ['Your role', p.role],
@@ -103,11 +120,8 @@ async function showPages(view: ProjectView): Promise<void> {
   const first = await library().attempt(() => client.v1.listPages(projectId, { per_page: 200 }));
   if (!first.ok) return view.report(first.failure);
   const pages = await allPages<Page, 'pages'>(client, first.value, 'pages');
-  // Asked again every 20 s: the table (and the focus in it) stays unless something changed.
   const region = byId('page-list');
-  const key = JSON.stringify([view.project.role, pages]);
-  if (region.dataset.key === key) return;
-  region.dataset.key = key;
+  if (!changedIn(region, [view.project.role, pages])) return;
   const edit = (page: Page) =>
     view.project.role === 'viewer'
       ? ''
