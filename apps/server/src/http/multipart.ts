@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import busboy from 'busboy';
 import type { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { NUL_REASON, validationFailed } from './parse.js';
 import type { FieldError } from './parse.js';
 import { problemOf } from './problem.js';
@@ -199,7 +200,7 @@ export async function readMultipart(
       // once): copying megabytes into fresh memory then held the event loop for tens of ms.
       if (size - handedBack >= YIELD_EVERY_BYTES) {
         handedBack = size;
-        await new Promise(setImmediate);
+        await nextTurn();
       }
     }
     return buffer.subarray(0, size);
