@@ -403,4 +403,31 @@ describe.skipIf(!!why)('screen: members, confirmations, confirmations dialogs, t
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  // The page is read again on every event, its own act's among them: that read must not take away
+  // the refusal the person is reading (CI once saw the focus go, the rename's own event arriving
+  // after the refusal of the next rename).
+  it('keeps the refusal of an own act on show while the project is read again', async () => {
+    const site = await openSite(t, plainSiteZip());
+    const { page, context } = await projectPage(site.id);
+    const typed = page.getByLabel('Title', { exact: true });
+    await typed.fill('tab\there');
+    await page.getByRole('button', { name: 'Rename' }).click();
+    const error = page.locator('#project-error');
+    await expect.poll(() => error.isVisible()).toBe(true);
+    expect(await page.evaluate<string | undefined>('document.activeElement?.id')).toBe(
+      'project-error',
+    );
+
+    const renamed = await api(t, 'PATCH', `/projects/${site.id}`, { title: 'Quay' });
+    expect(renamed.status).toBe(200);
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Quay');
+    expect(await error.isVisible()).toBe(true);
+    expect(await error.innerText()).toContain('title:');
+    expect(await page.evaluate<string | undefined>('document.activeElement?.id')).toBe(
+      'project-error',
+    );
+    expect(await typed.inputValue()).toBe('tab\there');
+    await context.close();
+  });
 });

@@ -42,6 +42,7 @@ export async function startProject(): Promise<void> {
     // One outcome on show at a time, above the forms: an error replaces the last success (and
     // takes the focus, so it is read out and seen), a success replaces the last error.
     report: (failure) => {
+      delete problems.dataset.read;
       say(byId('project-status'), '');
       fill(problems, failureView(failure));
       problems.hidden = false;
@@ -65,15 +66,22 @@ export async function startProject(): Promise<void> {
 
 async function load(view: ProjectView): Promise<void> {
   const got = await library().attempt(() => view.client.v1.getProject(view.projectId));
+  const problems = byId('project-error');
   if (!got.ok) {
     view.report(got.failure);
+    problems.dataset.read = 'failed';
     // No such project (or not this person's): the error is all there is to show.
     const gone = got.failure.kind === 'http' && got.failure.status === 404;
     if (gone) byId('project-details').hidden = true;
     return;
   }
   view.project = got.value;
-  byId('project-error').hidden = true;
+  // A read that works again drops its own failure, never the refusal of the person's last act
+  // (the page is read again on every event, one of its own act's among them).
+  if (problems.dataset.read) {
+    problems.hidden = true;
+    delete problems.dataset.read;
+  }
   byId('project-details').hidden = false;
   showSummary(view.project);
   await Promise.all([
