@@ -1,4 +1,4 @@
-import { createPageMemo, Draft } from '@galley/core';
+import { createReadMemo, Draft } from '@galley/core';
 import type {
   CheckReport,
   ElementView,
@@ -47,7 +47,7 @@ export class SyncedDraft {
   /** Set when the last reload failed: the next call reloads before anything else. */
   private stale = false;
   /** The other pages of the folder, read once for every check of this page's draft. */
-  private readonly memo = createPageMemo();
+  private readonly memo = createReadMemo();
 
   private constructor(
     private readonly api: DraftEndpoints,

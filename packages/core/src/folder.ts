@@ -7,7 +7,7 @@ export {
   type CheckZipOptions,
   type CheckReadZipOptions,
 } from './checks/check-zip.js';
-export { createPageMemo, type PageMemo } from './files/readers.js';
+export { createReadMemo, readInto, type ReadMemo } from './files/readers.js';
 export { pageFacts, readPage, readPageData, type PageData } from './html/page.js';
 export { decodeUtf8 } from './files/text.js';
 export { readZip, type ReadZipResult } from './zip/read.js';

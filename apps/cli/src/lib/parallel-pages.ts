@@ -1,5 +1,5 @@
-import { createPageMemo, decodeUtf8, formatOfPath, pageFacts, readPage } from '@galley/core/folder';
-import type { Folder, PageMemo } from '@galley/core/folder';
+import { createReadMemo, decodeUtf8, formatOfPath, pageFacts, readInto } from '@galley/core/folder';
+import type { Folder, ReadMemo } from '@galley/core/folder';
 import type { PageBatch, PagesRead } from './page-worker.js';
 
 /** An archive this large may hold pages enough to share: the worker starts while it is read. */
@@ -15,11 +15,12 @@ const fromSource = import.meta.url.endsWith('.ts');
 export interface ParallelPages {
   /**
    * The folder's pages read into a memo for `checkReadZip`, undefined when they are too few to
-   * share. The worker takes batches from the front, this thread pages from the back; once none
-   * is left, this thread also reads the pages the worker has not answered yet, so it never waits
-   * for it (a worker that is slow to start, or fails, costs nothing but its thread). Ends it.
+   * share. The worker takes batches from the front; this thread first reads the style sheets
+   * and image sizes (while the worker starts), then pages from the back; once none is left, it
+   * also reads the pages the worker has not answered yet, so it never waits for it (a worker
+   * that is slow to start, or fails, costs nothing but its thread). Ends it.
    */
-  read(folder: Folder): PageMemo | undefined;
+  read(folder: Folder): ReadMemo | undefined;
 }
 
 /**
@@ -48,10 +49,11 @@ export function pagesInParallel(archiveBytes: number): ParallelPages | undefined
   return {
     read(folder) {
       try {
-        const pages = [...folder.entries()].filter(([path]) => formatOfPath(path) === 'html');
+        const files = [...folder.entries()];
+        const pages = files.filter(([path]) => formatOfPath(path) === 'html');
         const total = pages.reduce((sum, [, bytes]) => sum + bytes.length, 0);
         if (total < sharedPageBytes) return undefined;
-        const memo = createPageMemo();
+        const memo = createReadMemo();
         const batches: Uint8Array[][] = [];
         let front = 0; // pages before it were sent to the worker
         let back = pages.length; // pages from it on were read here
@@ -78,14 +80,17 @@ export function pagesInParallel(archiveBytes: number): ParallelPages | undefined
         };
         send();
         send();
+        for (const [path, bytes] of files) {
+          if (formatOfPath(path) === 'html') continue;
+          receive();
+          readInto(memo, path, bytes);
+        }
         for (let next = pages.length - 1; next >= 0; next--) {
           receive();
-          const bytes = pages[next]![1];
+          const [path, bytes] = pages[next]!;
           if (memo.pages.has(bytes)) continue;
           back = Math.min(back, next);
-          const text = decodeUtf8(bytes);
-          memo.texts.set(bytes, text);
-          memo.pages.set(bytes, text === undefined ? undefined : readPage(text));
+          readInto(memo, path, bytes);
         }
         return memo;
       } finally {

@@ -2,7 +2,7 @@ import type { Folder } from '../report/folder.js';
 import { checkNames, contracts, orderViolations } from '../report/contract.js';
 import type { CheckName, CheckOutcome, CheckReport, Violation } from '../report/violation.js';
 import { defaultFolderLimits, type FolderLimits } from '../files/limits.js';
-import type { PageMemo } from '../files/readers.js';
+import type { ReadMemo } from '../files/readers.js';
 import { createContext, type FolderCheck } from './context.js';
 import { checkProject } from './project.js';
 import { namesCheck } from './names.js';
@@ -26,8 +26,8 @@ export interface CheckFolderOptions {
   /** Findings made before the folder existed (readZip's `archive`, `names`, `limits`). */
   readonly preViolations?: readonly Violation[];
   readonly limits?: Partial<FolderLimits>;
-  /** Pages read in earlier runs on the same bytes (see `createPageMemo`). */
-  readonly memo?: PageMemo;
+  /** Files read in earlier runs on the same bytes (see `createReadMemo`). */
+  readonly memo?: ReadMemo;
 }
 
 /** Failed where an error was found, else unchecked where the input was unusable, else passed. */

@@ -2,7 +2,7 @@ import type { CheckReport } from '../report/violation.js';
 import type { Folder } from '../report/folder.js';
 import { checkFolder } from './check-folder.js';
 import type { FolderLimits } from '../files/limits.js';
-import type { PageMemo } from '../files/readers.js';
+import type { ReadMemo } from '../files/readers.js';
 
 export interface SaveCheckInput {
   /** The project's saved folder. */
@@ -12,8 +12,8 @@ export interface SaveCheckInput {
   /** The draft's HTML, as `Draft.html()` gives it. */
   readonly html: string;
   readonly limits?: Partial<FolderLimits>;
-  /** Pages read in earlier checks of this folder (see `createPageMemo`). */
-  readonly memo?: PageMemo;
+  /** Files read in earlier checks of this folder (see `createReadMemo`). */
+  readonly memo?: ReadMemo;
 }
 
 const utf8 = new TextEncoder();

@@ -2,7 +2,7 @@ import type { CheckReport } from '../report/violation.js';
 import { checkNames, contracts, orderViolations } from '../report/contract.js';
 import { readZip, type ReadZipOptions, type ReadZipResult } from '../zip/read.js';
 import type { ZipLimits } from '../zip/limits.js';
-import type { PageMemo } from '../files/readers.js';
+import type { ReadMemo } from '../files/readers.js';
 import { checkFolder, outcomes } from './check-folder.js';
 
 export interface CheckZipOptions {
@@ -23,7 +23,7 @@ export function checkZip(bytes: Uint8Array, options: CheckZipOptions = {}): Chec
 export interface CheckReadZipOptions {
   readonly limits?: Partial<ZipLimits>;
   /** Pages of the folder already read (the CLI reads some on other threads). */
-  readonly memo?: PageMemo;
+  readonly memo?: ReadMemo;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Folder } from '../report/folder.js';
 import type { CheckName, Violation } from '../report/violation.js';
 import type { Medium } from '../media/schema.js';
-import { createFileReaders, type FileReaders, type PageMemo } from '../files/readers.js';
+import { createFileReaders, type FileReaders, type ReadMemo } from '../files/readers.js';
 import type { FolderLimits } from '../files/limits.js';
 
 /** project.json once it passed its schema (svc://schemas/project/1). */
@@ -44,7 +44,7 @@ export function createContext(
   folder: Folder,
   project: ProjectState,
   limits: FolderLimits,
-  memo?: PageMemo,
+  memo?: ReadMemo,
 ): FolderContext {
   const paths = [...folder.keys()].sort();
   return { folder, paths, project, limits, ...createFileReaders(folder, memo) };

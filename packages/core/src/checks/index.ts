@@ -1,7 +1,7 @@
 export { checkFolder, folderChecks, type CheckFolderOptions } from './check-folder.js';
 export type { Project } from './context.js';
 // The options of checkFolder, exported with it.
-export { createPageMemo, type PageMemo } from '../files/readers.js';
+export { createReadMemo, type ReadMemo } from '../files/readers.js';
 export { defaultFolderLimits, type FolderLimits } from '../files/limits.js';
 export { viewportSize } from './canvas.js';
 export {

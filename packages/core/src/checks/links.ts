@@ -2,7 +2,6 @@ import type { Violation } from '../report/violation.js';
 import { violation } from '../report/codes.js';
 import { formatOfPath } from '../media/catalog.js';
 import type { FolderContext, FolderCheck } from './context.js';
-import { cssReferences } from '../html/css.js';
 import { directoryOf, findTarget, isRelativeReference, resolveReference } from '../html/resolve.js';
 import { positionFinder, type PageFacts, type Place } from '../html/page.js';
 
@@ -129,10 +128,11 @@ function styleSheetViolations(
   path: string,
 ) {
   const text = context.text(path);
-  if (text === undefined) return [];
+  const references = context.styleSheet(path);
+  if (text === undefined || references === undefined) return [];
   const found: Violation[] = [];
   const positionAt = positionFinder(text);
-  for (const ref of cssReferences(text)) {
+  for (const ref of references) {
     const problem = referenceViolation(judge(path, ref.url), true, path, ref.url);
     if (problem) found.push(problem(positionAt(ref.offset)));
   }

@@ -1,5 +1,6 @@
 import type { Folder } from '../report/folder.js';
 import { formatOfPath, imageFormats } from '../media/catalog.js';
+import { cssReferences, type CssReference } from '../html/css.js';
 import { readPage, type PageFacts } from '../html/page.js';
 import { readDimensions, type DimensionResult } from './dimensions.js';
 import { decodeUtf8 } from './text.js';
@@ -20,21 +21,32 @@ export interface FileReaders {
   text(path: string): string | undefined;
   /** What the checks need from an HTML file; undefined when absent or not UTF-8. */
   page(path: string): PageFacts | undefined;
+  /** The file's references as a style sheet's; undefined when absent or not UTF-8. */
+  styleSheet(path: string): readonly CssReference[] | undefined;
   /** The image's size (guarded); undefined when the file is absent or not an image format. */
   dimensions(path: string): DimensionResult | undefined;
 }
 
 /**
- * What was read of pages in earlier runs, by their bytes: a screen that checks the same folder
- * after each change of one page reads only that page again (a changed file is new bytes).
+ * What was read of files in earlier runs, by their bytes: a screen that checks the same folder
+ * after each change of one page reads only that page again (a changed file is new bytes), and
+ * the CLI reads part of a folder on another thread beforehand (see `readInto`).
  */
-export interface PageMemo {
+export interface ReadMemo {
   readonly texts: WeakMap<Uint8Array, string | undefined>;
   readonly pages: WeakMap<Uint8Array, PageFacts | undefined>;
+  readonly styleSheets: WeakMap<Uint8Array, readonly CssReference[] | undefined>;
+  /** By the format read (a file renamed to another extension reads differently). */
+  readonly dimensions: WeakMap<Uint8Array, { format: string; result: DimensionResult }>;
 }
 
-export function createPageMemo(): PageMemo {
-  return { texts: new WeakMap(), pages: new WeakMap() };
+export function createReadMemo(): ReadMemo {
+  return {
+    texts: new WeakMap(),
+    pages: new WeakMap(),
+    styleSheets: new WeakMap(),
+    dimensions: new WeakMap(),
+  };
 }
 
 /** `read(bytes)`, taken from the memo when these very bytes were read before. */
@@ -49,7 +61,19 @@ function remembered<T>(
   return value;
 }
 
-export function createFileReaders(folder: Folder, memo?: PageMemo): FileReaders {
+/**
+ * Reads into `memo` what the checks will ask of the file at `path` (a page, a style sheet, an
+ * image's size), so that a check given the memo does not read it again.
+ */
+export function readInto(memo: ReadMemo, path: string, bytes: Uint8Array): void {
+  const readers = createFileReaders(new Map([[path, bytes]]), memo);
+  const format = formatOfPath(path);
+  if (format === 'html') readers.page(path);
+  else if (format === 'css') readers.styleSheet(path);
+  else readers.dimensions(path);
+}
+
+export function createFileReaders(folder: Folder, memo?: ReadMemo): FileReaders {
   const text = cached((path) => {
     const bytes = folder.get(path);
     return bytes === undefined ? undefined : remembered(memo?.texts, bytes, decodeUtf8);
@@ -62,11 +86,23 @@ export function createFileReaders(folder: Folder, memo?: PageMemo): FileReaders 
       return source === undefined ? undefined : readPage(source);
     });
   });
+  const styleSheet = cached((path) => {
+    const bytes = folder.get(path);
+    if (bytes === undefined) return undefined;
+    return remembered(memo?.styleSheets, bytes, () => {
+      const source = text(path);
+      return source === undefined ? undefined : cssReferences(source);
+    });
+  });
   const dimensions = cached((path) => {
     const bytes = folder.get(path);
     const format = formatOfPath(path);
     if (bytes === undefined || format === undefined || !imageFormats.has(format)) return undefined;
-    return readDimensions(format, bytes);
+    const known = memo?.dimensions.get(bytes);
+    if (known?.format === format) return known.result;
+    const result = readDimensions(format, bytes);
+    memo?.dimensions.set(bytes, { format, result });
+    return result;
   });
-  return { text, page, dimensions };
+  return { text, page, styleSheet, dimensions };
 }

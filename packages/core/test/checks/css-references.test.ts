@@ -66,4 +66,21 @@ describe('cssReferences: the URLs a browser loads from a style sheet', () => {
       urlsOf('a{b:5url(x.png);c:#url(y.png);d:-url(z.png);e:my-url(w.png);f:"url(v.png)"}'),
     ).toEqual([]);
   });
+
+  // Names are read a run of plain code points at a time; escapes and case must still count as
+  // the tokenizer counts them.
+  it('reads names that mix plain runs and escapes, lowercasing ASCII letters only', () => {
+    expect(urlsOf(`a{b:Ur\\6C(${evil})}`)).toEqual([evil]);
+    expect(urlsOf(`a{b:-WEBKIT-Image-\\53 et("${evil}" 1x)}`)).toEqual([evil]);
+    // The Kelvin sign lowercases to k in JavaScript, never in CSS: not image-set.
+    expect(urlsOf(`a{b:-web\u212Ait-image-set("${evil}" 1x)}`)).toEqual([]);
+    // Longer than any name asked about, by one letter or by an escape: a function, not url().
+    expect(urlsOf(`a{b:-webkit-image-sets("${evil}")}`)).toEqual([]);
+    expect(urlsOf(`a{b:-webkit-image-set\\73("${evil}")}`)).toEqual([]);
+  });
+
+  it('reads URLs that mix plain runs, escapes and other code points', () => {
+    expect(urlsOf('a{b:url(a\\62 c\u00a0d\0e.png)}')).toEqual(['abc\u00a0d\ufffde.png']);
+    expect(urlsOf('a{b:url(a\x01b.png)}')).toEqual([]);
+  });
 });

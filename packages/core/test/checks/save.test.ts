@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blocksSave, checkFolder, checkSave, createPageMemo } from '@galley/core';
+import { blocksSave, checkFolder, checkSave, createReadMemo } from '@galley/core';
 import { html, projectJson, utf8 } from './fixtures.js';
 
 const saved = new Map([
@@ -29,7 +29,7 @@ describe('checkSave', () => {
       ['index.html', utf8(html({ body: '<a href="about.html#team">About</a>' }))],
       ['about.html', utf8(html({ body: '<h1 id="team">Team</h1>' }))],
     ]);
-    const memo = createPageMemo();
+    const memo = createReadMemo();
     const edits = [
       '<a href="about.html#team">About</a>',
       '<a href="about.html#nobody">About</a>',
