@@ -404,6 +404,27 @@ describe.skipIf(!!why)('screen: members, confirmations, confirmations dialogs, t
     await context.close();
   });
 
+  it("reads the project once after its own rename, not again on the rename's event", async () => {
+    const site = await openSite(t, plainSiteZip());
+    const { page, context } = await projectPage(site.id);
+    const reads: string[] = [];
+    page.on('request', (r) => {
+      const { pathname } = new URL(r.url());
+      if (r.method() === 'GET' && pathname === `/api/v1/projects/${site.id}`) reads.push(pathname);
+    });
+    await page.getByLabel('Title', { exact: true }).fill('Harbour');
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Harbour');
+    // Past the event's arrival and the page's settling time: a second read would have come.
+    await page.waitForTimeout(1_500);
+    expect(reads).toHaveLength(1);
+    // A save made elsewhere (here an API client of the same account) is read, as before.
+    await api(t, 'PATCH', `/projects/${site.id}`, { title: 'Quay' });
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Quay');
+    expect(reads).toHaveLength(2);
+    await context.close();
+  });
+
   // The page is read again on every event, its own act's among them: that read must not take away
   // the refusal the person is reading (CI once saw the focus go, the rename's own event arriving
   // after the refusal of the next rename).
