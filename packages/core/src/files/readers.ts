@@ -78,22 +78,21 @@ export function createFileReaders(folder: Folder, memo?: ReadMemo): FileReaders 
     const bytes = folder.get(path);
     return bytes === undefined ? undefined : remembered(memo?.texts, bytes, decodeUtf8);
   });
-  const page = cached((path) => {
-    const bytes = folder.get(path);
-    if (bytes === undefined) return undefined;
-    return remembered(memo?.pages, bytes, () => {
-      const source = text(path);
-      return source === undefined ? undefined : readPage(source);
+  /** A reader of what `read` makes of a file's text, remembered in `memo` by its bytes. */
+  const fromText = <T>(
+    memoOf: WeakMap<Uint8Array, T | undefined> | undefined,
+    read: (text: string) => T,
+  ) =>
+    cached((path) => {
+      const bytes = folder.get(path);
+      if (bytes === undefined) return undefined;
+      return remembered(memoOf, bytes, () => {
+        const source = text(path);
+        return source === undefined ? undefined : read(source);
+      });
     });
-  });
-  const styleSheet = cached((path) => {
-    const bytes = folder.get(path);
-    if (bytes === undefined) return undefined;
-    return remembered(memo?.styleSheets, bytes, () => {
-      const source = text(path);
-      return source === undefined ? undefined : cssReferences(source);
-    });
-  });
+  const page = fromText(memo?.pages, readPage);
+  const styleSheet = fromText(memo?.styleSheets, cssReferences);
   const dimensions = cached((path) => {
     const bytes = folder.get(path);
     const format = formatOfPath(path);
