@@ -21,6 +21,7 @@ import {
   validProject,
   zipped,
 } from './support/galley.js';
+import { largeFolder } from './support/large-folder.js';
 
 // Every test spawns `galley` processes (about 1 s each, more on a busy machine).
 vi.setConfig({ testTimeout: 120_000 });
@@ -174,42 +175,6 @@ describe('galley check on generated folders', () => {
     expect(run.stdout).toContain('docs/read me.txt'); // the names check sees the real path
   });
 });
-
-/**
- * A folder large enough for `check` to read pages on a second thread (lib/parallel-pages.ts: an
- * archive of 1 MB or more, 2 MB of HTML): 48 pages of text that does not compress well, and
- * findings spread over them (missing links with their places, duplicate ids, a page without a
- * title, two that are not UTF-8, one not listed), in the part of either thread.
- */
-function largeFolder(): Map<string, Uint8Array> {
-  let state = 11;
-  const word = () => {
-    state = (state * 1_103_515_245 + 12_345) & 0x7fffffff;
-    return state.toString(36);
-  };
-  const words = (n: number) => Array.from({ length: n }, word).join(' ');
-  const files: Record<string, string | Uint8Array> = {};
-  const pages = Array.from({ length: 48 }, (_, i) => `page-${i}.html`);
-  pages.forEach((file, i) => {
-    const sections = Array.from(
-      { length: 48 },
-      (_, k) => `<section id="s${k % (i % 7 === 3 ? 24 : 48)}"><p>${words(150)}</p></section>`,
-    ).join('\n');
-    const link = `<a href="${pages[(i + 1) % pages.length]}">next</a><img src="img/${i % 5 === 2 ? 'gone' : 'dot'}.png" alt="">`;
-    files[file] = page(i === 30 ? '' : `Page ${i}`, `${link}\n${sections}`);
-  });
-  const latin1 = Uint8Array.from([...Buffer.from(page('Latin-1', 'caf')), 0xe9, 0x0a]);
-  files['page-14.html'] = latin1;
-  files['page-40.html'] = latin1;
-  files['extra.html'] = page('Unlisted', '<p>not in project.json</p>');
-  const project = {
-    format: 1,
-    title: 'Large',
-    media: { id: 'web', version: 1 },
-    pages: pages.map((file, i) => ({ file, title: `Page ${i}`, public_url: `/${file}` })),
-  };
-  return folderOf({ ...validProject(files), 'project.json': JSON.stringify(project) });
-}
 
 describe('galley check on a large folder (pages read on two threads)', () => {
   it('--json is the core report byte for byte, and the text report places every finding', async () => {

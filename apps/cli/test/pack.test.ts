@@ -16,7 +16,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { packCli } from '../scripts/pack.js';
 import { readInput } from '../src/lib/read-input.js';
-import { removeDirectory, repo } from './support/galley.js';
+import { checkZip } from '@galley/core';
+import { removeDirectory, repo, zipped } from './support/galley.js';
+import { largeFolder } from './support/large-folder.js';
 
 vi.setConfig({ testTimeout: 300_000 });
 const exec = promisify(execFile);
@@ -84,6 +86,20 @@ describe.skipIf(!!unreachable)('npm install -g of the packed galley', () => {
     expect((await run(['--version'])).stdout).toBe(`${version}\n`);
     const checked = await run(['check', join(repo, 'examples/site')]);
     expect(checked.stdout).toMatch(/: passed\n/);
+  });
+
+  // Its pages are read on two threads: the page worker, packed beside the chunks.
+  it('galley check of a large folder reports exactly as the core does', async () => {
+    const zip = zipped(largeFolder());
+    const zipPath = join(dir, 'large.zip');
+    await writeFile(zipPath, zip);
+    // Findings: exit 1, which execFile gives as a rejection carrying the output.
+    const checked = await run(['check', zipPath, '--json']).then(
+      () => ({ code: 0, stdout: '' }),
+      (failed: { code: number; stdout: string }) => failed,
+    );
+    expect(checked.code).toBe(1);
+    expect(checked.stdout).toBe(`${JSON.stringify(checkZip(zip))}\n`);
   });
 
   it('galley serve answers /healthz, sends the screen’s bundles and opens a folder on its pool', async () => {
