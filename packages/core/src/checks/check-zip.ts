@@ -22,7 +22,7 @@ export function checkZip(bytes: Uint8Array, options: CheckZipOptions = {}): Chec
 
 export interface CheckReadZipOptions {
   readonly limits?: Partial<ZipLimits>;
-  /** Pages of the folder already read (the CLI reads some on other threads). */
+  /** Files of the folder already read (the CLI reads some while its page worker starts). */
   readonly memo?: ReadMemo;
 }
 
