@@ -2,7 +2,7 @@
 // loop (small inputs) or in a worker thread (see work-pool.ts), so both give the same bytes.
 import { deflateRawSync } from 'node:zlib';
 import { Draft, inspectContents, zipDeflateLevel } from '@galley/core';
-import type { ContentFacts, DraftLog, InspectInput, Inspection } from '@galley/core';
+import type { DraftLog, InspectInput, Inspection, KnownFacts } from '@galley/core';
 import { intakeZip } from '../editing/service/folder-state.js';
 import type { Intake, SiteOptions } from '../editing/service/folder-state.js';
 
@@ -47,7 +47,7 @@ export const tasks = {
   /** A v2 revision's inspection, and the facts of the contents it read (see inspectContents). */
   inspect: (
     input: InspectInput,
-  ): { inspection: Inspection; learned: Record<string, ContentFacts> } => inspectContents(input),
+  ): { inspection: Inspection; learned: KnownFacts } => inspectContents(input),
   /** The page members of a GET draft answer (`draftPageJson`) of a stored draft. */
   draftPage: (stored: StoredDraft): Uint8Array => draftPageJson(rebuilt(stored)),
   /** A stored draft's page as text to snapshot, or null when that text reads back otherwise. */

@@ -7,7 +7,13 @@ import type { Violation } from '../report/violation.js';
 import type { AssetKind } from './inspection.js';
 import { schemaUri } from '../schemas/definitions.js';
 import { formatOfPath } from '../media/catalog.js';
-import { contentKey, readContentFacts, type ContentFacts } from './content-facts.js';
+import {
+  addFacts,
+  knownFacts,
+  readContentFacts,
+  type ContentFacts,
+  type KnownFacts,
+} from './content-facts.js';
 
 export const productionFile = 'production.json';
 export const productionFolders = ['canvas/', 'references/'] as const;
@@ -38,8 +44,8 @@ export interface AssetInput {
    * inspected before is not read again: the facts of its content are taken from there.
    */
   readonly contents?: Readonly<Record<string, string>>;
-  /** Facts of contents read by earlier inspections, by `contentKey` (see ContentFacts). */
-  readonly known?: Readonly<Record<string, ContentFacts>>;
+  /** Facts of contents read by earlier inspections (see ContentFacts). */
+  readonly known?: KnownFacts;
 }
 
 export type JsonRead = { readonly ok: true; readonly value: unknown } | { readonly ok: false };
@@ -63,8 +69,8 @@ export interface AssetContext extends FileReaders {
   allowedFormats(path: string): ReadonlySet<string>;
   /** What the file's content says in its format; undefined when absent or of no known format. */
   facts(path: string): ContentFacts | undefined;
-  /** Facts this inspection read that `known` did not hold, by `contentKey`. */
-  readonly learned: Map<string, ContentFacts>;
+  /** Facts this inspection read that `known` did not hold. */
+  readonly learned: Map<string, Map<string, ContentFacts>>;
 }
 
 /** What one standard found; `unusable` makes it `unchecked` when nothing failed. */
@@ -136,15 +142,17 @@ export function createAssetContext(input: AssetInput): AssetContext {
     return [...new Set([named, fixed].filter((uri) => uri !== undefined))];
   };
   const readers = createFileReaders(files);
-  const learned = new Map<string, ContentFacts>();
+  const learned = new Map<string, Map<string, ContentFacts>>();
   const factsByPath = new Map<string, ContentFacts | undefined>();
   const readFacts = (path: string): ContentFacts | undefined => {
     const bytes = files.get(path);
     const format = formatOfPath(path);
     if (bytes === undefined || format === undefined) return undefined;
     const sha256 = input.contents?.[path];
-    const key = sha256 === undefined ? undefined : contentKey(format, sha256);
-    const known = key === undefined ? undefined : (input.known?.[key] ?? learned.get(key));
+    const known =
+      sha256 === undefined
+        ? undefined
+        : (knownFacts(input.known, format, sha256) ?? knownFacts(learned, format, sha256));
     if (known) return known;
     const reader = {
       bytes,
@@ -152,7 +160,7 @@ export function createAssetContext(input: AssetInput): AssetContext {
       dimensions: () => readers.dimensions(path),
     };
     const read = readContentFacts(format, path, reader);
-    if (key !== undefined) learned.set(key, read);
+    if (sha256 !== undefined) addFacts(learned, format, sha256, read);
     return read;
   };
   const facts = (path: string) => {

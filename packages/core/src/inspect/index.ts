@@ -1,5 +1,5 @@
 export { inspect, inspectContents, type InspectInput } from './inspect.js';
-export { contentKey, type ContentFacts } from './content-facts.js';
+export { addFacts, knownFacts, type ContentFacts, type KnownFacts } from './content-facts.js';
 export { validateAssetInput, validateAssetPaths } from './validate-input.js';
 export type { AssetInput } from './asset.js';
 export {

@@ -19,7 +19,7 @@ import { inspectFormats } from './standards/formats.js';
 import { inspectCanvas } from './standards/canvas.js';
 import { inspectSchema } from './standards/schema.js';
 import { orderViolations } from '../report/contract.js';
-import type { ContentFacts } from './content-facts.js';
+import type { KnownFacts } from './content-facts.js';
 
 /** The standards of an inspection, in report order, with the contract each belongs to. */
 const standards: readonly {
@@ -89,12 +89,12 @@ export function inspect(input: InspectInput): Inspection {
 }
 
 /**
- * `inspect`, and the facts of the contents it read that `input.known` did not hold (by
- * `contentKey`), for the caller to give as `known` to later inspections of the same contents.
+ * `inspect`, and the facts of the contents it read that `input.known` did not hold, for the
+ * caller to give as `known` to later inspections of the same contents.
  */
 export function inspectContents(input: InspectInput): {
   inspection: Inspection;
-  learned: Record<string, ContentFacts>;
+  learned: KnownFacts;
 } {
   const asset = createAssetContext(input);
   const checks: InspectionCheck[] = runStandards(asset).map(({ standard, contract, findings }) => ({
@@ -121,5 +121,5 @@ export function inspectContents(input: InspectInput): {
     contracts: { ...contracts },
     inspected_at: input.now,
   };
-  return { inspection, learned: Object.fromEntries(asset.learned) };
+  return { inspection, learned: asset.learned };
 }
