@@ -138,7 +138,7 @@ const stall = (name: string, p: Probe, base: Probe) => [
   },
   {
     name: `${name}: longest event-loop stall in the server (with the pool | all on the event loop)`,
-    value: `${fixed(p.loop.maxMs)} ms | ${fixed(base.loop.maxMs)} ms (${fixed(p.workMs, 0)} | ${fixed(base.workMs, 0)} ms in all)`,
+    value: `${fixed(p.loop.maxMs)} ms | ${fixed(base.loop.maxMs)} ms (${fixed(p.workMs, 0)} | ${fixed(base.workMs, 0)} ms in all; longest GC pause ${fixed(p.loop.gcMaxMs)} | ${fixed(base.loop.gcMaxMs)} ms)`,
     goal: `≤ ${STALL_GOAL_MS} ms`,
     ok: p.loop.maxMs <= STALL_GOAL_MS,
   },

@@ -161,6 +161,35 @@ describe('the work pool', () => {
     }
   });
 
+  it('takes in a small ZIP of a large page in a worker: the work is what the ZIP holds', async () => {
+    const s = await startTestServer({ poolThreads: 1 });
+    try {
+      const runs = async () => {
+        const text = await (await fetch(`${s.url}/metrics`)).text();
+        const name = 'galley_worker_pool_run_seconds_count{pool="work",task="intake"}';
+        const line = text.split('\n').find((l) => l.startsWith(name));
+        return line === undefined ? 0 : Number(line.split(' ').at(-1));
+      };
+      const upload = async (zip: Uint8Array) => {
+        const form = zipForm(zip);
+        const res = await call(s, 'POST', '/projects/folder', {
+          token: s.token,
+          client: 'pool-test',
+          form,
+        });
+        expect([res.status, res.body.violations]).toEqual([201, undefined]);
+      };
+      await upload(zipOf(projectFolder()));
+      expect(await runs()).toBe(0); // small work stays on the event loop
+      const zip = zipOf(projectFolder('Large', { 'index.html': page(1 << 20) }));
+      expect(zip.byteLength).toBeLessThan(s.config.poolInlineBytes / 4);
+      await upload(zip);
+      expect(await runs()).toBe(1);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('answers a folder upload whose work fails with 503 work_failed over HTTP', async () => {
     const s = await startV1Server();
     try {

@@ -366,6 +366,19 @@ export function hasEndRecord(bytes: Uint8Array): boolean {
 }
 
 /**
+ * The uncompressed bytes of every entry together, as the central directory declares them (without
+ * touching entry data); undefined when the directory cannot be read. What reading the archive
+ * will take: a folder of text is often a tenth of that size zipped.
+ */
+export function declaredSize(bytes: Uint8Array, maxEntries: number): number | undefined {
+  const read = readCentralDirectory(bytes, maxEntries);
+  if (!read.ok) return undefined;
+  let total = 0;
+  for (const record of read.directory.records) total += record.uncompressedSize;
+  return total;
+}
+
+/**
  * The names the central directory declares, one record at a time and none kept: what an archive
  * says it holds, whether or not an entry can be read (a damaged `project.json` is still listed),
  * and even when reading stopped before any entry was judged: at a limit (too many entries), at a

@@ -14,3 +14,4 @@ export {
   type WriteZipOptions,
 } from './write.js';
 export { isZip } from './sniff.js';
+export { declaredSize } from './directory.js';

@@ -1,6 +1,6 @@
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { checkZip, readZip, type ReadZipResult } from '@galley/core';
+import { checkZip, declaredSize, readZip, type ReadZipResult } from '@galley/core';
 import { projectJson, html, utf8 } from '../checks/fixtures.js';
 import { MiB } from './bombs.js';
 import { patchEntry } from './patch.js';
@@ -55,5 +55,20 @@ describe('the per-file limit is judged on declared sizes, whatever else is wrong
     const stored = patchEntry(projectWithBig(0), 'big.txt', 'uncompressedSize', () => 40 * MiB);
     expect(codes(readZip(stored))).toEqual(['archive.size_mismatch big.txt']);
     expect(checkZip(stored).checks.limits).toBe('passed');
+  });
+});
+
+describe('declaredSize: the bytes the central directory says the entries hold', () => {
+  it('adds every entry as declared, without inflating any', () => {
+    const zip = projectWithBig(6);
+    const entries = [projectJson(), html(), 'thirty bytes of honest text..\n'];
+    const expected = entries.reduce((sum, text) => sum + utf8(text).length, 0);
+    expect(declaredSize(zip, 10)).toBe(expected);
+    expect(declaredSize(declare60MiB(zip), 10)).toBe(expected - 30 + 60 * MiB);
+  });
+
+  it('is undefined for bytes with no readable directory, or more entries than allowed', () => {
+    expect(declaredSize(utf8('not a zip'), 10)).toBeUndefined();
+    expect(declaredSize(projectWithBig(6), 2)).toBeUndefined();
   });
 });
