@@ -70,6 +70,32 @@ describe('Draft.rebuildGradually', () => {
     expect(pauses).toBeGreaterThanOrEqual(Math.floor(html.length / 65536) + 2);
   });
 
+  it('indexes the elements of a page of many in pieces too, an id shared across them', async () => {
+    const count = 20_000; // more than twice the elements indexed between two pauses
+    const elements = Array.from({ length: count }, (_, i) =>
+      i === 10 || i === count - 10 ? '<i id="shared">x</i>' : `<i id="e${i}"></i>`,
+    );
+    const html = `<body>${elements.join('')}</body>`;
+    const log: DraftLog = {
+      format: 1,
+      operations: [{ kind: 'remove', target: '#shared' }],
+      applied: 1,
+      sequence: 1,
+    };
+    const whole = Draft.rebuild(html, log);
+    let pauses = 0;
+    const pieces = await Draft.rebuildGradually(html, log, () => {
+      pauses += 1;
+      return pause();
+    });
+    if (!whole.ok || !pieces.ok) throw new Error('refused');
+    expect(pieces.draft.html()).toBe(whole.draft.html());
+    expect(pieces.draft.html()).not.toContain('<i id="e9"></i><i id="shared">'); // the first went
+    expect(pieces.draft.html()).toContain('<i id="shared">x</i>');
+    const textPieces = Math.ceil(html.length / 65536);
+    expect(pauses).toBeGreaterThanOrEqual(textPieces + Math.floor(count / 8192));
+  });
+
   it('refuses what rebuild refuses', async () => {
     const deep = `<body>${'<div>'.repeat(600)}</body>`;
     const bad = {
