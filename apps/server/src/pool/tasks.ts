@@ -45,9 +45,8 @@ export const tasks = {
   /** Folder intake: ZIP read, folder checks, plain-site conversion. */
   intake: ({ zip, site }: { zip: Uint8Array; site: SiteOptions }): Intake => intakeZip(zip, site),
   /** A v2 revision's inspection, and the facts of the contents it read (see inspectContents). */
-  inspect: (
-    input: InspectInput,
-  ): { inspection: Inspection; learned: KnownFacts } => inspectContents(input),
+  inspect: (input: InspectInput): { inspection: Inspection; learned: KnownFacts } =>
+    inspectContents(input),
   /** The page members of a GET draft answer (`draftPageJson`) of a stored draft. */
   draftPage: (stored: StoredDraft): Uint8Array => draftPageJson(rebuilt(stored)),
   /** A stored draft's page as text to snapshot, or null when that text reads back otherwise. */

@@ -32,9 +32,8 @@ export function addFacts(
   sha256: string,
   facts: ContentFacts,
 ): void {
-  let byContent = into.get(format);
-  if (!byContent) into.set(format, (byContent = new Map()));
-  byContent.set(sha256, facts);
+  const byContent = into.get(format) ?? new Map<string, ContentFacts>();
+  into.set(format, byContent.set(sha256, facts));
 }
 
 /** Reads the facts of a file in `format` (which the caller allows: that rule is not content). */
