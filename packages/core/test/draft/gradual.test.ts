@@ -40,6 +40,18 @@ function largePage(): string {
   return `<!doctype html><html><head><title>t</title></head><body>${sections.join('\n')}</body></html>`;
 }
 
+/** The draft rebuilt whole and gradually, and how often the gradual rebuild paused. */
+async function rebuiltBothWays(html: string, log: DraftLog) {
+  const whole = Draft.rebuild(html, log);
+  let pauses = 0;
+  const pieces = await Draft.rebuildGradually(html, log, () => {
+    pauses += 1;
+    return pause();
+  });
+  if (!whole.ok || !pieces.ok) throw new Error('refused');
+  return { whole, pieces, pauses };
+}
+
 describe('Draft.rebuildGradually', () => {
   const pages: Array<[string, string]> = [['large', largePage()], ...corpusPages()];
 
@@ -53,13 +65,7 @@ describe('Draft.rebuildGradually', () => {
       ),
     ];
     const log: DraftLog = { format: 1, operations, applied: 30, sequence: 52 };
-    const whole = Draft.rebuild(html, log);
-    let pauses = 0;
-    const pieces = await Draft.rebuildGradually(html, log, () => {
-      pauses += 1;
-      return pause();
-    });
-    if (!whole.ok || !pieces.ok) throw new Error('refused');
+    const { whole, pieces, pauses } = await rebuiltBothWays(html, log);
     expect(pieces.draft.html()).toBe(whole.draft.html());
     expect(pieces.draft.outline()).toEqual(whole.draft.outline());
     expect([pieces.draft.sequence, pieces.draft.canUndo, pieces.draft.canRedo]).toEqual([
@@ -82,13 +88,7 @@ describe('Draft.rebuildGradually', () => {
       applied: 1,
       sequence: 1,
     };
-    const whole = Draft.rebuild(html, log);
-    let pauses = 0;
-    const pieces = await Draft.rebuildGradually(html, log, () => {
-      pauses += 1;
-      return pause();
-    });
-    if (!whole.ok || !pieces.ok) throw new Error('refused');
+    const { whole, pieces, pauses } = await rebuiltBothWays(html, log);
     expect(pieces.draft.html()).toBe(whole.draft.html());
     expect(pieces.draft.html()).not.toContain('<i id="e9"></i><i id="shared">'); // the first went
     expect(pieces.draft.html()).toContain('<i id="shared">x</i>');
