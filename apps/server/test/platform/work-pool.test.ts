@@ -50,6 +50,13 @@ function storedDraft(html: string): StoredDraft {
   return { html, log: { format: 1, operations, applied: 25, sequence: 40 } as DraftLog };
 }
 
+/** The value of one line of the server's GET /metrics, or null when it has none. */
+async function metricOf(url: string, name: string): Promise<number | null> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(name));
+  return line === undefined ? null : Number(line.split(' ').at(-1));
+}
+
 describe('the work pool', () => {
   it.each(folders())(
     'takes in %s as the event loop does',
@@ -138,11 +145,7 @@ describe('the work pool', () => {
     // Every folder goes to a worker.
     const s = await startTestServer({ poolThreads: 1, poolInlineBytes: 1 });
     try {
-      const metric = async (name: string) => {
-        const text = await (await fetch(`${s.url}/metrics`)).text();
-        const line = text.split('\n').find((l) => l.startsWith(name));
-        return line === undefined ? null : Number(line.split(' ').at(-1));
-      };
+      const metric = (name: string) => metricOf(s.url, name);
       const count = (kind: 'wait' | 'run') =>
         metric(`galley_worker_pool_${kind}_seconds_count{pool="work",task="intake"}`);
       expect(await count('run')).toBe(null);
@@ -164,12 +167,11 @@ describe('the work pool', () => {
   it('takes in a small ZIP of a large page in a worker: the work is what the ZIP holds', async () => {
     const s = await startTestServer({ poolThreads: 1 });
     try {
-      const runs = async () => {
-        const text = await (await fetch(`${s.url}/metrics`)).text();
-        const name = 'galley_worker_pool_run_seconds_count{pool="work",task="intake"}';
-        const line = text.split('\n').find((l) => l.startsWith(name));
-        return line === undefined ? 0 : Number(line.split(' ').at(-1));
-      };
+      const runs = async () =>
+        (await metricOf(
+          s.url,
+          'galley_worker_pool_run_seconds_count{pool="work",task="intake"}',
+        )) ?? 0;
       const upload = async (zip: Uint8Array) => {
         const form = zipForm(zip);
         const res = await call(s, 'POST', '/projects/folder', {
