@@ -9,6 +9,15 @@ interface BenchResult {
   rows: { name: string; value: string; goal: string; ok: boolean }[];
 }
 
+/**
+ * The environment of every process these benchmarks time: this one's, without
+ * NODE_EXTRA_CA_CERTS. Node reads that certificate file as it starts, before any script (a
+ * system bundle: about 100 ms here), which would time a machine's setting, on both sides.
+ */
+export const timedEnv: NodeJS.ProcessEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => name !== 'NODE_EXTRA_CA_CERTS'),
+);
+
 /** Writes `.bench/<file>` for BENCHMARKS.md (scripts/write-benchmarks.mjs) and prints each row. */
 export function publish(file: string, result: BenchResult): void {
   mkdirSync(join(repo, '.bench'), { recursive: true });

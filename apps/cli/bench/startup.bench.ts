@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { stageCli } from '../scripts/pack.js';
-import { publish } from './result.js';
+import { publish, timedEnv } from './result.js';
 
 const rounds = 15;
 const dir = mkdtempSync(join(tmpdir(), 'galley-startup-bench-'));
@@ -37,7 +37,7 @@ function threePages(): string {
 
 function timed(args: string[]): number {
   const start = performance.now();
-  const run = spawnSync(process.execPath, args, { encoding: 'utf8' });
+  const run = spawnSync(process.execPath, args, { encoding: 'utf8', env: timedEnv });
   const ms = performance.now() - start;
   if (run.status !== 0) throw new Error(`${args.join(' ')}: exit ${run.status} ${run.stderr}`);
   return ms;
@@ -79,7 +79,7 @@ try {
       row('version', '`galley --version`', 1.5),
       row('check', '`galley check` of a 3-page folder', 2),
     ],
-    notes: `${rounds} interleaved rounds after one warm-up; node ${process.version}; whole processes started by spawnSync; the bundle is the one \`pnpm galley:install\` installs.`,
+    notes: `${rounds} interleaved rounds after one warm-up; node ${process.version}; whole processes started by spawnSync (without NODE_EXTRA_CA_CERTS: its file is read at every start); the bundle is the one \`pnpm galley:install\` installs.`,
   };
   publish('cli-startup.json', result);
 } finally {

@@ -189,6 +189,18 @@ class CssScanner {
     }
   }
 
+  /**
+   * Consumes an ident sequence whose name no one asks about (a hash's, a unit, an ident that is
+   * not a function's name): no slice, no lowercasing, most of a style sheet's idents being such.
+   */
+  private skipIdentSequence(): void {
+    for (;;) {
+      this.at = this.runOf(identRun);
+      if (!this.isEscape(this.at)) return;
+      this.escape();
+    }
+  }
+
   /** Consumes a string token at its opening quote; its value, or undefined for a bad string. */
   private string(): CssValue | undefined {
     const quote = this.code(this.at);
@@ -275,6 +287,12 @@ class CssScanner {
   /** An ident, a function, or `url(` with its URL, starting at `this.at`. */
   private identLike(): void {
     const start = this.at;
+    const end = this.runOf(identRun);
+    const after = this.code(end);
+    if (after !== OPEN && after !== BACKSLASH) {
+      this.at = end; // not a function: its name is not needed
+      return;
+    }
     const name = this.identSequence();
     if (this.code(this.at) !== OPEN) return;
     this.at++;
@@ -307,7 +325,7 @@ class CssScanner {
         while (isDigit(this.code(this.at))) this.at++;
       }
     }
-    if (this.startsIdent(this.at)) this.identSequence();
+    if (this.startsIdent(this.at)) this.skipIdentSequence();
     else if (this.code(this.at) === PERCENT) this.at++;
   }
 
@@ -339,7 +357,7 @@ class CssScanner {
         continue;
       } else if (c === NUMBER_SIGN && (isIdent(this.code(start + 1)) || this.isEscape(start + 1))) {
         this.at++;
-        this.identSequence();
+        this.skipIdentSequence();
       } else if (this.startsNumber(start)) {
         this.numeric();
       } else if (

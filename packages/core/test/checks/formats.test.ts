@@ -90,6 +90,25 @@ describe('formats check', () => {
     expect(one({ 'a.png': backing.subarray(0, 20) })).toMatchObject({ code: 'formats.unreadable' });
   });
 
+  it('reads the header of images held in views of one larger buffer, as an unpacked ZIP', () => {
+    const webp = new Uint8Array(30);
+    webp.set(utf8('RIFF'), 0);
+    webp.set(utf8('WEBPVP8X'), 8);
+    webp.set([10, 0, 0, 0], 16);
+    webp.set([0x1f, 0x4e, 0, 0, 0, 0], 24); // width 20,000 and height 1, each stored minus one
+    const images = { 'a.png': png(20_000, 1), 'b.gif': gif(20_000, 1), 'c.webp': webp };
+    const backing = new Uint8Array(3 * 1024);
+    const views = Object.fromEntries(
+      Object.entries(images).map(([path, bytes], i) => {
+        backing.set(bytes, i * 1024);
+        return [path, backing.subarray(i * 1024, (i + 1) * 1024)]; // each followed by its body
+      }),
+    );
+    expect(formatsOf(views).map((v) => [v.path, v.code, v.actual])).toEqual(
+      Object.keys(images).map((path) => [path, 'formats.dimensions', { width: 20_000, height: 1 }]),
+    );
+  });
+
   it('accepts an SVG with no intrinsic size (the canvas check deals with it)', () => {
     expect(
       one({ 'a.svg': '<svg xmlns="http://www.w3.org/2000/svg"><rect/></svg>' }),
