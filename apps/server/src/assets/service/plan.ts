@@ -1,4 +1,4 @@
-import { validateAssetInput, validateAssetPaths } from '@galley/core';
+import { pathRecord, validateAssetInput, validateAssetPaths } from '@galley/core';
 import type { AssetKind, Inspection, MediumRef } from '@galley/core';
 import { isoTime } from '@galley/store';
 import type { FileRecord, StoreScope } from '@galley/store';
@@ -150,8 +150,8 @@ async function plan(tools: PlanTools, change: RevisionChange): Promise<RevisionP
   for (const file of all) if ('bytes' in file && file.bytes) inMemory.set(file.path, file.bytes);
   const stored = await tools.loader.load(all.filter((f) => !inMemory.has(f.path)));
   const folder = new Map([...inMemory, ...stored]);
-  const schemas: Record<string, string> = {};
-  const contents: Record<string, string> = {};
+  const schemas = pathRecord<string>();
+  const contents = pathRecord<string>();
   for (const file of all) {
     if (file.schemaUri) schemas[file.path] = file.schemaUri;
     contents[file.path] = file.sha256;

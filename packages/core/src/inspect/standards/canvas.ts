@@ -3,6 +3,7 @@ import { violation } from '../../report/codes.js';
 import { imageCanvasViolation, canvasFolder } from '../../files/canvas.js';
 import type { Size } from '../../files/dimensions.js';
 import type { AssetContext, StandardFindings } from '../asset.js';
+import { pathRecord } from '../path-record.js';
 
 /** The sizes of the images among `paths`; those that cannot be read are listed apart. */
 function imageSizes(asset: AssetContext, paths: readonly string[]) {
@@ -41,9 +42,11 @@ export function inspectCanvas(asset: AssetContext): StandardFindings {
       const problem = imageCanvasViolation(path, canvas, size);
       if (problem) violations.push(problem);
     }
+  const sizesByPath = pathRecord<Size>();
+  for (const [path, size] of sizes) sizesByPath[path] = size;
   const details = {
     ...(canvas ? { canvas: { ...canvas } } : {}),
-    sizes: Object.fromEntries(sizes),
+    sizes: sizesByPath,
     ...(unreadable.length > 0 ? { unreadable } : {}),
   };
   // An image asset whose size could not be read at all leaves nothing judged.

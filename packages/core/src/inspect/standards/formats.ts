@@ -3,6 +3,7 @@ import { violation } from '../../report/codes.js';
 import { formatOfPath } from '../../media/catalog.js';
 import { problemAt } from '../content-facts.js';
 import { productionFile, type AssetContext, type StandardFindings } from '../asset.js';
+import { pathRecord } from '../path-record.js';
 
 const singleFile = new Set(['image', 'font']);
 
@@ -35,7 +36,7 @@ export function inspectFormats(asset: AssetContext): StandardFindings {
   const violations: Violation[] = [];
   const count = countViolation(asset);
   if (count) violations.push(count);
-  const formats: Record<string, string | null> = {};
+  const formats = pathRecord<string | null>();
   for (const path of asset.paths) {
     const format = formatOfPath(path);
     formats[path] = format ?? null;

@@ -3,6 +3,7 @@ import { violation } from '../../report/codes.js';
 import { formatOfPath } from '../../media/catalog.js';
 import { validateJson } from '../../schemas/validate.js';
 import type { AssetContext, StandardFindings } from '../asset.js';
+import { pathRecord } from '../path-record.js';
 
 function schemaViolations(path: string, uri: string, value: unknown): Violation[] {
   const result = validateJson(uri, value);
@@ -26,7 +27,7 @@ function schemaViolations(path: string, uri: string, value: unknown): Violation[
  */
 export function inspectSchema(asset: AssetContext): StandardFindings {
   const violations: Violation[] = [];
-  const schemas: Record<string, string> = {};
+  const schemas = pathRecord<string>();
   let unusable = false;
   for (const path of asset.paths) {
     if (formatOfPath(path) !== 'json') continue;
