@@ -92,4 +92,37 @@ describe.each([
       'canvas/wrong.png',
     ]);
   });
+  // An image above the loader's cache entry size was read from the byte store by every revision.
+  it('reads none of the files it does not change: their facts are known', async () => {
+    const call = clientOf(s);
+    const bytes = Buffer.concat([png(300, 250, 7), Buffer.alloc(300_000)]);
+    const prod = await createProduction(call, {
+      files: [
+        { path: 'canvas/big.png', blob: await uploadBlob(call, bytes) },
+        { path: 'canvas/a.css', text: 'a{order:1}' },
+      ],
+    });
+    const big = prod.revision.files.find((f) => f.path === 'canvas/big.png')!;
+    // Its bytes are taken away for this write only: read, they would be missing.
+    expect(await s.store.bytes.delete(big.sha256)).toBe(true);
+    try {
+      const revised = await call('POST', `/assets/${prod.id}/revisions`, {
+        json: {
+          request_key: key(),
+          base_revision: 1,
+          put: [{ path: 'canvas/a.css', text: 'b{}' }],
+        },
+      });
+      expect(revised.status).toBe(201);
+      const { inspection } = revised.body.asset.revision;
+      expect(inspection.verdict).toBe('passed');
+      expect(inspection.checks[2]?.details.sizes).toEqual({
+        'canvas/big.png': { width: 300, height: 250 },
+      });
+      expect(inspectionText(revised.body.asset)).toBe(inspectionText(prod));
+    } finally {
+      await s.store.bytes.put([bytes]);
+    }
+    expect((await call('GET', `/assets/${prod.id}/files/canvas/big.png`)).bytes).toEqual(bytes);
+  });
 });

@@ -31,6 +31,10 @@ const referenceFormats = new Set([
 /** An asset revision to judge: its kind, files and, optionally, the schema of each JSON file. */
 export interface AssetInput {
   readonly kind: AssetKind;
+  /**
+   * The files' bytes, by path. A file listed in `contents` whose content's facts `known` holds,
+   * and that is not JSON (parsed for its schema), may be left out: it is not read again.
+   */
   readonly files: Folder;
   /**
    * Schema URI per path, from the write's file specifications (`{path, json, schema}`). A JSON
@@ -40,8 +44,9 @@ export interface AssetInput {
   /** The medium given with the asset (a production's, or one to judge an image against). */
   readonly medium?: MediumRef;
   /**
-   * The SHA-256 (hex) of each file's bytes, by path. With `known`, a file whose content was
-   * inspected before is not read again: the facts of its content are taken from there.
+   * The SHA-256 (hex) of each file's bytes, by path; with it, the revision's files are these
+   * paths (and any others in `files`). With `known`, a file whose content was inspected before
+   * is not read again: the facts of its content are taken from there.
    */
   readonly contents?: Readonly<Record<string, string>>;
   /** Facts of contents read by earlier inspections (see ContentFacts). */
@@ -53,8 +58,9 @@ export type JsonRead = { readonly ok: true; readonly value: unknown } | { readon
 /** Everything the standards share about one asset, each file read once. */
 export interface AssetContext extends FileReaders {
   readonly kind: AssetKind;
-  readonly files: Folder;
+  /** The revision's paths, sorted (see `AssetInput.contents`). */
   readonly paths: readonly string[];
+  has(path: string): boolean;
   /** The medium in force: production.json's, else the one given; undefined if none. */
   readonly mediumRef: MediumRef | undefined;
   readonly medium: Medium | undefined;
@@ -141,19 +147,23 @@ export function createAssetContext(input: AssetInput): AssetContext {
     // checked against that schema"), never instead of production/1.
     return [...new Set([named, fixed].filter((uri) => uri !== undefined))];
   };
+  const present = new Set(files.keys());
+  if (input.contents) for (const path in input.contents) present.add(path);
   const readers = createFileReaders(files);
   const learned = new Map<string, Map<string, ContentFacts>>();
   const factsByPath = new Map<string, ContentFacts | undefined>();
   const readFacts = (path: string): ContentFacts | undefined => {
-    const bytes = files.get(path);
     const format = formatOfPath(path);
-    if (bytes === undefined || format === undefined) return undefined;
+    if (format === undefined || !present.has(path)) return undefined;
     const sha256 = input.contents?.[path];
     const known =
       sha256 === undefined
         ? undefined
         : (knownFacts(input.known, format, sha256) ?? knownFacts(learned, format, sha256));
     if (known) return known;
+    const bytes = files.get(path);
+    // Only a file whose facts are known may come without its bytes (see AssetInput.files).
+    if (bytes === undefined) throw new Error(`${path}: neither its bytes nor its facts are known`);
     const reader = {
       bytes,
       text: () => readers.text(path),
@@ -169,8 +179,8 @@ export function createAssetContext(input: AssetInput): AssetContext {
   };
   return {
     kind,
-    files,
-    paths: [...files.keys()].sort(),
+    paths: [...present].sort(),
+    has: (path) => present.has(path),
     mediumRef,
     medium,
     json,

@@ -6,6 +6,7 @@ import {
   inspect,
   inspectContents,
   knownFacts,
+  validateAssetInput,
   type AssetInput,
   type KnownFacts,
 } from '@galley/core';
@@ -61,5 +62,27 @@ describe('inspectContents with known facts', () => {
     // Only the changed content was read.
     expect(formatsOf(again.learned)).toEqual(['css']);
     expect(knownFacts(again.learned, 'css', contentsOf(next)['canvas/a.css']!)).toBeDefined();
+  });
+
+  it('needs no bytes of the files whose facts are known but JSON, and says so of the others', () => {
+    const { learned } = run(first);
+    const next = new Map(first);
+    next.set('canvas/a.css', new TextEncoder().encode('b{}'));
+    // The revision's files are those of `contents`; only the changed one and the JSON come.
+    const contents = contentsOf(next);
+    const files = folderOf({ 'production.json': production });
+    files.set('canvas/a.css', next.get('canvas/a.css')!);
+    const input = { kind: 'production' as const, files, contents, known: learned };
+    const whole = { kind: 'production' as const, files: next };
+    expect(JSON.stringify(inspectContents({ ...input, now }).inspection)).toBe(
+      JSON.stringify(inspect({ ...whole, now })),
+    );
+    expect(validateAssetInput(input)).toEqual(validateAssetInput(whole));
+    expect(validateAssetInput(input).map((v) => v.code)).toEqual(['formats.svg_active']);
+    // A file left out whose facts are not known is a caller's mistake, not a passing file.
+    const unknown = { ...contents, 'canvas/new.png': 'ff' };
+    expect(() => inspectContents({ ...input, contents: unknown, now })).toThrow(
+      'canvas/new.png: neither its bytes nor its facts are known',
+    );
   });
 });

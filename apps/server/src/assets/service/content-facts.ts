@@ -22,19 +22,25 @@ export class ContentFactsMemo {
   readonly #facts = new WeightedLru<string, Map<string, ContentFacts>>(MAX_ENTRIES);
 
   /**
-   * The facts known of `files`' contents, and the bytes an inspection must read again: contents
-   * of unknown facts, and JSON (parsed for its schema).
+   * The facts known of `files`' contents, and the files an inspection must read (`unread`, of
+   * `unreadBytes` in all): contents of unknown facts, and JSON (parsed for its schema).
    */
-  known(files: readonly InspectedContent[]): { known: KnownFacts; unreadBytes: number } {
+  known<F extends InspectedContent>(
+    files: readonly F[],
+  ): { known: KnownFacts; unread: F[]; unreadBytes: number } {
     const known = new Map<string, Map<string, ContentFacts>>();
+    const unread: F[] = [];
     let unreadBytes = 0;
-    for (const { path, sha256, size } of files) {
+    for (const file of files) {
+      const { path, sha256, size } = file;
       const format = formatOfPath(path);
       const facts = format === undefined ? undefined : this.#facts.get(sha256)?.get(format);
       if (facts) addFacts(known, format!, sha256, facts);
-      if (!facts || format === 'json') unreadBytes += size;
+      if (facts && format !== 'json') continue;
+      unread.push(file);
+      unreadBytes += size;
     }
-    return { known, unreadBytes };
+    return { known, unread, unreadBytes };
   }
 
   learn(learned: KnownFacts): void {

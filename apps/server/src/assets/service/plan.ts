@@ -1,5 +1,5 @@
-import { pathRecord, validateAssetInput, validateAssetPaths } from '@galley/core';
-import type { AssetKind, Inspection, MediumRef } from '@galley/core';
+import { addFacts, pathRecord, validateAssetInput, validateAssetPaths } from '@galley/core';
+import type { AssetKind, ContentFacts, Inspection, KnownFacts, MediumRef } from '@galley/core';
 import { isoTime } from '@galley/store';
 import type { FileRecord, StoreScope } from '@galley/store';
 import type { WorkPool } from '../../pool/work-pool.js';
@@ -138,17 +138,19 @@ export async function planRevision(
 
 /**
  * Plans a revision: composes its files, reads what the core needs, refuses invalid input (422,
- * nothing stored) and inspects the rest. Contents inspected before are not read again (their
- * facts are known); the inspection runs in the pool when the rest is large (its bytes are
- * copied there, as this request still stores them). What is valid but unfit (an image of the
- * wrong size) passes here and fails the inspection.
+ * nothing stored) and inspects the rest. Contents inspected before are neither loaded nor read
+ * again (their facts are known; JSON aside, parsed for its schema), so a revision of a large
+ * production reads what it changes; the inspection runs in the pool when that is large (its
+ * bytes are copied there, as this request still stores them). What is valid but unfit (an image
+ * of the wrong size) passes here and fails the inspection.
  */
 async function plan(tools: PlanTools, change: RevisionChange): Promise<RevisionPlan> {
   const files = compose(change);
   const all = [...files.values()].sort(byPath);
+  const { known, unread, unreadBytes } = tools.facts.known(all);
   const inMemory = new Map<string, Uint8Array>();
-  for (const file of all) if ('bytes' in file && file.bytes) inMemory.set(file.path, file.bytes);
-  const stored = await tools.loader.load(all.filter((f) => !inMemory.has(f.path)));
+  for (const file of unread) if ('bytes' in file && file.bytes) inMemory.set(file.path, file.bytes);
+  const stored = await tools.loader.load(unread.filter((f) => !inMemory.has(f.path)));
   const folder = new Map([...inMemory, ...stored]);
   const schemas = pathRecord<string>();
   const contents = pathRecord<string>();
@@ -160,18 +162,21 @@ async function plan(tools: PlanTools, change: RevisionChange): Promise<RevisionP
     kind: change.kind,
     files: folder,
     schemas,
+    contents,
     ...(change.medium ? { medium: change.medium } : {}),
   };
-  const { known, unreadBytes } = tools.facts.known(all);
   const { inspection, learned } = await tools.pool.run(
     'inspect',
-    { ...input, contents, known, now: isoTime(change.now) },
+    { ...input, known, now: isoTime(change.now) },
     { size: unreadBytes },
   );
   tools.facts.learn(learned);
   // Invalid input is a subset of what the inspection finds: a clean one needs no second look.
   const findings = inspection.checks.some((check) => check.violations.length > 0);
-  if (findings) rejectInvalid(validateAssetInput(input), files, change);
+  if (findings) {
+    const judged = { ...input, known: withLearned(known, learned) };
+    rejectInvalid(validateAssetInput(judged), files, change);
+  }
   const fresh = change.put.filter((f) => f.bytes !== undefined);
   for (const file of fresh) tools.loader.remember(file.sha256, file.bytes!);
   return {
@@ -181,4 +186,13 @@ async function plan(tools: PlanTools, change: RevisionChange): Promise<RevisionP
     inspection,
     fresh,
   };
+}
+
+/** The facts `known` before an inspection and those it `learned`, as one. */
+function withLearned(known: KnownFacts, learned: KnownFacts): KnownFacts {
+  const all = new Map<string, Map<string, ContentFacts>>();
+  for (const facts of [known, learned])
+    for (const [format, byContent] of facts)
+      for (const [sha256, read] of byContent) addFacts(all, format, sha256, read);
+  return all;
 }

@@ -18,7 +18,7 @@ function countViolation(asset: AssetContext): Violation | undefined {
       expected: 1,
       actual: 0,
     });
-  if (asset.kind === 'production' && !asset.files.has(productionFile))
+  if (asset.kind === 'production' && !asset.has(productionFile))
     return violation('formats.file_count', {
       path: productionFile,
       message: 'A production needs its production.json.',
