@@ -70,8 +70,10 @@ describe('inspectContents with known facts', () => {
     next.set('canvas/a.css', new TextEncoder().encode('b{}'));
     // The revision's files are those of `contents`; only the changed one and the JSON come.
     const contents = contentsOf(next);
-    const files = folderOf({ 'production.json': production });
-    files.set('canvas/a.css', next.get('canvas/a.css')!);
+    const files = new Map([
+      ...folderOf({ 'production.json': production }),
+      ['canvas/a.css', next.get('canvas/a.css')!],
+    ]);
     const input = { kind: 'production' as const, files, contents, known: learned };
     const whole = { kind: 'production' as const, files: next };
     expect(JSON.stringify(inspectContents({ ...input, now }).inspection)).toBe(
