@@ -1,5 +1,9 @@
 import { Parser } from 'htmlparser2';
-import { attributeReferences, styleSheetReferences, type PageReference } from './references.js';
+import type { PageReference } from './references.js';
+import { PageDataBuilder } from './page-data.js';
+import { scanPageData } from './page-scan.js';
+
+export { maxNesting } from './page-data.js';
 
 export interface Position {
   readonly line: number;
@@ -9,13 +13,6 @@ export interface Position {
 export interface Place extends Position {
   readonly element?: string;
 }
-
-/**
- * Deepest element nesting read. htmlparser2 keeps its open elements with `Array.unshift`, so a
- * page nested n deep costs n² (100,000 nested `<div>`s: 11 s). Blink's parser stops nesting at
- * 512 too; past it, the page is not read further and the pages check says so.
- */
-export const maxNesting = 512;
 
 /** What the checks need from a page. Elements are named by their index in document order. */
 export interface PageFacts {
@@ -56,14 +53,6 @@ export function positionFinder(text: string): (offset: number) => Position {
   };
 }
 
-/** Text gathered inside an element whose content matters (`<title>`, `<style>`). */
-interface Capture {
-  readonly node: number;
-  readonly depth: number;
-  readonly parts: string[];
-  textStart: number;
-}
-
 /**
  * What one read of a page learns, as plain data (structured-clonable: a worker thread can read
  * pages and send this back). `pageFacts` makes the checks' PageFacts of it.
@@ -78,78 +67,36 @@ export interface PageData extends Omit<PageFacts, 'placeOf'> {
 }
 
 /**
- * Reads a page in one streaming pass of htmlparser2, building no DOM: a folder has many pages,
- * and the DOMs would cost more to build and collect than the checks need. Each open tag is one
- * element of the DOM htmlparser2 would build, in document order, so element `n` here is element
- * `n` of the editing outline (decisions §3: `@n` counts from `<body>`, `#id` is the first
- * element with that id).
+ * Reads a page in one streaming pass, building no DOM: a folder has many pages, and the DOMs
+ * would cost more to build and collect than the checks need. Each element opened is one element
+ * of the DOM htmlparser2 would build, in document order, so element `n` here is element `n` of
+ * the editing outline (decisions §3: `@n` counts from `<body>`, `#id` is the first element with
+ * that id). Most pages are read by the scanner of page-scan.ts, several times faster than
+ * htmlparser2's Parser on a cold start and reporting exactly its events; a page using markup the
+ * scanner leaves alone (inline SVG or MathML, CDATA, `<plaintext>`, an unfinished tag at its
+ * end) is read by the Parser itself.
  */
 export function readPageData(text: string): PageData {
-  const starts: number[] = [];
-  const firstWithId = new Map<string, number>();
-  const duplicateIds: { node: number; id: string }[] = [];
-  const references: PageReference[] = [];
-  const open: string[] = [];
-  let svgDepth = 0;
-  let body: { node: number; last: number } | undefined;
-  let title: PageFacts['title'];
-  let viewport: PageFacts['viewport'];
-  let base: PageFacts['base'];
-  let capture: Capture | undefined;
-  let tooDeep = false;
+  return scanPageData(text) ?? parsePageData(text);
+}
 
+/** `readPageData` by htmlparser2's Parser. */
+export function parsePageData(text: string): PageData {
+  const page = new PageDataBuilder();
   const parser: Parser = new Parser({
     onopentag(name, attribs) {
-      if (open.length >= maxNesting) {
-        tooDeep = true;
-        parser.pause(); // no further events: the rest of the page is not read
-        return;
-      }
-      const node = starts.length;
-      starts.push(parser.startIndex);
-      open.push(name);
-      if (name === 'svg') svgDepth++;
-      if (name === 'body' && body === undefined) body = { node, last: Infinity };
-      const id = attribs.id;
-      if (id !== undefined && id !== '') {
-        if (firstWithId.has(id)) duplicateIds.push({ node, id });
-        else firstWithId.set(id, node);
-      }
-      // The last viewport declaration is the one a browser applies.
-      if (name === 'meta' && attribs.name?.toLowerCase() === 'viewport')
-        viewport = { node, content: attribs.content ?? '' };
-      if (name === 'base' && base === undefined && attribs.href !== undefined)
-        base = { node, href: attribs.href };
-      const captures =
-        (name === 'title' && title === undefined && svgDepth === 0) || name === 'style';
-      if (captures && capture === undefined)
-        capture = { node, depth: open.length, parts: [], textStart: -1 };
-      attributeReferences(name, attribs, node, references, svgDepth > 0);
+      // Past the deepest nesting, no further events: the rest of the page is not read.
+      if (!page.openElement(name, attribs, parser.startIndex)) parser.pause();
     },
     ontext(data) {
-      if (capture === undefined) return;
-      if (capture.textStart < 0) capture.textStart = parser.startIndex;
-      capture.parts.push(data);
+      page.text(data, parser.startIndex);
     },
     onclosetag(name) {
-      if (capture !== undefined && open.length === capture.depth) {
-        const content = capture.parts.join('');
-        if (name === 'style')
-          styleSheetReferences(content, capture.node, capture.textStart, references);
-        else title = { node: capture.node, empty: content.trim() === '' };
-        capture = undefined;
-      }
-      open.pop();
-      if (name === 'svg') svgDepth--;
-      if (name === 'body' && body !== undefined && body.last === Infinity)
-        body.last = starts.length - 1;
+      page.closeElement(name);
     },
   });
   parser.end(text);
-
-  const named = new Map<number, string>();
-  for (const [id, node] of firstWithId) named.set(node, id);
-  return { tooDeep, title, duplicateIds, references, viewport, base, starts, named, body };
+  return page.data();
 }
 
 /**
