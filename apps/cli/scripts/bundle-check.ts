@@ -1,8 +1,7 @@
 // The build's second step (after tsc): `galley check` from the repo (dist/commands/check.js) as
-// one file with the core it uses, in place of tsc's module, and beside it the worker it starts to
-// read the pages of a large folder (page-worker.js, one file too). Unbundled, `check` loads some
-// 130 modules (the core's and its libraries') before it reads a byte; a check in a loop, or of a
-// large folder, pays for each. The CLI's own modules that the program shares with every command
+// one file with the core it uses, in place of tsc's module. Unbundled, `check` loads some 130
+// modules (the core's and its libraries') before it reads a byte; a check in a loop pays for
+// each. The CLI's own modules that the program shares with every command
 // (io, exit codes and errors, the version) stay imports of their built files, so `run` sees the
 // very error classes the command throws. The packed CLI bundles everything (scripts/pack.ts).
 // Run: `tsx scripts/bundle-check.ts` (the `build` script does).
@@ -31,9 +30,9 @@ const sharedModules: Plugin = {
 };
 
 await build({
-  entryPoints: [join(cliDir, 'src/commands/check.ts'), join(cliDir, 'src/lib/page-worker.ts')],
+  entryPoints: [join(cliDir, 'src/commands/check.ts')],
   outdir,
-  entryNames: '[name]', // both beside tsc's other commands, where check.js finds the worker
+  entryNames: '[name]', // beside tsc's other commands
   allowOverwrite: true,
   ...cliBundle,
   // Loaded on a terminal only; resolved from the CLI's own dependencies.

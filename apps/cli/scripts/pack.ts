@@ -131,21 +131,17 @@ const piscinaWorker: Plugin = {
   },
 };
 
-/** The entry chunk of `check`'s page-reading thread (page-worker.js loads it). */
-const pageWorkerEntry = 'page-worker-main';
-
 /**
  * The CLI as CommonJS chunks in `dir`: esbuild splits it as ES modules (only that format splits),
  * then each chunk becomes CommonJS. Node starts CommonJS faster (no ES module loader: about a
  * fifth of `galley --version`), and only a CommonJS function can be compiled with a code cache
- * (see packed-galley.ts). cli.js is the program; beside it, the scripts worker threads start
- * from: page-worker.js (`check`'s), worker.js and piscina-worker.js (the server's pool).
+ * (see packed-galley.ts). cli.js is the program; beside it, the scripts the server's pool
+ * threads start from: worker.js and piscina-worker.js.
  */
 async function bundleCli(dir: string): Promise<void> {
   const { outputFiles } = await build({
     entryPoints: {
       cli: join(cliDir, 'src/bin.ts'),
-      [pageWorkerEntry]: join(cliDir, 'src/lib/page-worker.ts'),
       worker: join(repo, 'apps/server/src/pool/worker.ts'),
       'piscina-worker': join(piscinaDist, 'worker.js'),
     },
@@ -176,12 +172,6 @@ async function bundleCli(dir: string): Promise<void> {
     const uses = chunk.code.includes('galleyModuleUrl');
     await writeFile(file.path, uses ? `${moduleUrl}\n${chunk.code}` : chunk.code);
   }
-  // The thread starts from page-worker.js, which loads its entry through galley.js's loader:
-  // with the code caches, the thread is ready to read pages tens of milliseconds sooner.
-  await writeFile(
-    join(dir, 'page-worker.js'),
-    `require('./galley.js').loadChunk('${pageWorkerEntry}.js');\n`,
-  );
   await build({
     entryPoints: [join(cliDir, 'scripts/packed-galley.ts')],
     outfile: join(dir, 'galley.js'),

@@ -34,11 +34,8 @@ function cacheOf(file: string): Buffer | undefined {
   }
 }
 
-/**
- * Loads `name`, a chunk in this folder, and answers its exports. A worker thread's script (see
- * scripts/pack.ts) loads its entry chunk here too, for the caches the main thread's run made.
- */
-export function loadChunk(name: string): unknown {
+/** Loads `name`, a chunk in this folder, and answers its exports. */
+function loadChunk(name: string): unknown {
   const loaded = chunks.get(name);
   if (loaded) return loaded.exports;
   const filename = join(__dirname, name);

@@ -176,7 +176,7 @@ describe('galley check on generated folders', () => {
   });
 });
 
-describe('galley check on a large folder (pages read on two threads)', () => {
+describe('galley check on a large folder', () => {
   it('--json is the core report byte for byte, and the text report places every finding', async () => {
     const zip = zipped(largeFolder());
     expect(zip.length).toBeGreaterThan(1024 * 1024);

@@ -13,13 +13,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { MessageChannel, Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { packCli } from '../scripts/pack.js';
 import { readInput } from '../src/lib/read-input.js';
 import { checkZip } from '@galley/core';
-import { readPageData } from '@galley/core/folder';
-import type { PagesRead } from '../src/lib/page-worker.js';
 import { removeDirectory, repo, zipped } from './support/galley.js';
 import { largeFolder } from './support/large-folder.js';
 
@@ -91,7 +88,6 @@ describe.skipIf(!!unreachable)('npm install -g of the packed galley', () => {
     expect(checked.stdout).toMatch(/: passed\n/);
   });
 
-  // Its pages are read on two threads: the page worker, packed beside the chunks.
   it('galley check of a large folder reports exactly as the core does', async () => {
     const zip = zipped(largeFolder());
     const zipPath = join(dir, 'large.zip');
@@ -149,28 +145,6 @@ describe.skipIf(!!unreachable)('npm install -g of the packed galley', () => {
       child.kill('SIGTERM');
     }
     expect(await exited).toBe(0);
-  });
-
-  // A failed worker costs the check nothing but its thread: this asks the packed thread itself.
-  it('packs the page worker: its thread, started as check starts it, reads pages', async () => {
-    const dist = join(dirname(codeCaches), '..');
-    const pages = ['<p id="a">one</p>', '<body><a href="b.html">two</a><img src="c.png"></body>'];
-    const bytes = new TextEncoder().encode(pages.join(''));
-    const { port1: answers, port2 } = new MessageChannel();
-    const worker = new Worker(join(dist, 'page-worker.js'), {
-      workerData: { answers: port2 },
-      transferList: [port2],
-    });
-    try {
-      const answered = new Promise<PagesRead>((resolve) =>
-        answers.once('message', (read: PagesRead) => resolve(read)),
-      );
-      worker.postMessage({ id: 7, bytes, ends: [pages[0]!.length, bytes.length] });
-      expect(await answered).toEqual({ id: 7, pages: pages.map((page) => readPageData(page)) });
-    } finally {
-      answers.close();
-      await worker.terminate();
-    }
   });
 
   it('runs the same with code caches V8 refuses (as made for another build of V8)', async () => {

@@ -7,9 +7,6 @@ export {
   type CheckZipOptions,
   type CheckReadZipOptions,
 } from './checks/check-zip.js';
-export { createReadMemo, readInto, type ReadMemo } from './files/readers.js';
-export { pageFacts, readPage, readPageData, type PageData } from './html/page.js';
-export { decodeUtf8 } from './files/text.js';
 export { readZip, type ReadZipResult } from './zip/read.js';
 export type { ZipCodec } from './zip/inflate.js';
 export { defaultZipLimits, type ZipLimits } from './zip/limits.js';

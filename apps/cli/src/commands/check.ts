@@ -8,7 +8,6 @@ import { progressOn } from '../lib/progress.js';
 import { readInput } from '../lib/read-input.js';
 import { shellWord } from '../lib/shell-word.js';
 import { nodeZipCodec } from '../lib/zip-folder.js';
-import { pagesInParallel } from '../lib/parallel-pages.js';
 import { checkReportText, reportPassed } from '../lib/report-text.js';
 
 /** `galley check`: the folder contract of decisions §4, as the service would judge the folder. */
@@ -26,11 +25,9 @@ export function registerCheck(program: Command, io: CliIo): void {
         try {
           ({ bytes } = readInput(path, { progress }));
           progress.phase(`checking ${path}`);
-          const pages = pagesInParallel(bytes.length);
           // A directory arrives zipped: the service's own reader. The archive is kept to the end.
           read = readZip(bytes, { codec: nodeZipCodec, storedAsViews: true });
-          const memo = pages?.read(read.folder);
-          report = checkReadZip(read, memo ? { memo } : {});
+          report = checkReadZip(read);
         } finally {
           progress.done();
         }

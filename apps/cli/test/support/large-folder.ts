@@ -1,12 +1,11 @@
-// A folder large enough for `check` to read its pages on a second thread, shared by the tests
-// of the command (check.test.ts) and of the installed bundle (pack.test.ts).
+// A large folder with findings all over it, shared by the tests of the command (check.test.ts)
+// and of the installed bundle (pack.test.ts).
 import { folderOf, page, validProject } from './galley.js';
 
 /**
- * A folder large enough for `check` to read pages on a second thread (lib/parallel-pages.ts: an
- * archive of 1 MB or more, 2 MB of HTML): 48 pages of text that does not compress well, and
+ * A folder of over 1 MB zipped: 48 pages of text that does not compress well (2 MB of HTML), and
  * findings spread over them (missing links with their places, duplicate ids, a page without a
- * title, two that are not UTF-8, one not listed), in the part of either thread.
+ * title, two that are not UTF-8, one not listed).
  */
 export function largeFolder(): Map<string, Uint8Array> {
   let state = 11;

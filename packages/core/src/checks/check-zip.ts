@@ -2,7 +2,6 @@ import type { CheckReport } from '../report/violation.js';
 import { checkNames, contracts, orderViolations } from '../report/contract.js';
 import { readZip, type ReadZipOptions, type ReadZipResult } from '../zip/read.js';
 import type { ZipLimits } from '../zip/limits.js';
-import type { ReadMemo } from '../files/readers.js';
 import { checkFolder, outcomes } from './check-folder.js';
 
 export interface CheckZipOptions {
@@ -22,8 +21,6 @@ export function checkZip(bytes: Uint8Array, options: CheckZipOptions = {}): Chec
 
 export interface CheckReadZipOptions {
   readonly limits?: Partial<ZipLimits>;
-  /** Files of the folder already read (the CLI reads some while its page worker starts). */
-  readonly memo?: ReadMemo;
 }
 
 /**
@@ -36,7 +33,6 @@ export function checkReadZip(read: ReadZipResult, options: CheckReadZipOptions =
     return checkFolder(read.folder, {
       preViolations: read.violations,
       limits: options.limits ?? {},
-      ...(options.memo ? { memo: options.memo } : {}),
     });
   const violations = orderViolations(read.violations);
   const checks = outcomes(violations, new Set(checkNames));

@@ -29,8 +29,7 @@ export interface FileReaders {
 
 /**
  * What was read of files in earlier runs, by their bytes: a screen that checks the same folder
- * after each change of one page reads only that page again (a changed file is new bytes), and
- * the CLI reads part of a folder on another thread beforehand (see `readInto`).
+ * after each change of one page reads only that page again (a changed file is new bytes).
  */
 export interface ReadMemo {
   readonly texts: WeakMap<Uint8Array, string | undefined>;
@@ -59,18 +58,6 @@ function remembered<T>(
   const value = read(bytes);
   memo?.set(bytes, value);
   return value;
-}
-
-/**
- * Reads into `memo` what the checks will ask of the file at `path` (a page, a style sheet, an
- * image's size), so that a check given the memo does not read it again.
- */
-export function readInto(memo: ReadMemo, path: string, bytes: Uint8Array): void {
-  const readers = createFileReaders(new Map([[path, bytes]]), memo);
-  const format = formatOfPath(path);
-  if (format === 'html') readers.page(path);
-  else if (format === 'css') readers.styleSheet(path);
-  else readers.dimensions(path);
 }
 
 export function createFileReaders(folder: Folder, memo?: ReadMemo): FileReaders {

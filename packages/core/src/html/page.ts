@@ -54,8 +54,7 @@ export function positionFinder(text: string): (offset: number) => Position {
 }
 
 /**
- * What one read of a page learns, as plain data (structured-clonable: a worker thread can read
- * pages and send this back). `pageFacts` makes the checks' PageFacts of it.
+ * What one read of a page learns, as plain data. `pageFacts` makes the checks' PageFacts of it.
  */
 export interface PageData extends Omit<PageFacts, 'placeOf'> {
   /** Where each element starts in the page's text, by element number. */

@@ -1,8 +1,7 @@
-// A page read on another thread: readPageData's plain data survives structured cloning (what a
-// worker sends back), and the facts made of it place every element as a page read here does,
-// asking for the page's text only when something is placed.
+// A page's data is plain data: the facts made of a copy of it place every element as the page's
+// own facts do, asking for the page's text only when something is placed.
 import { describe, expect, it } from 'vitest';
-import { pageFacts, readPage, readPageData } from '@galley/core/folder';
+import { pageFacts, readPage, readPageData } from '../../src/html/page.js';
 
 const text = [
   '<!doctype html><html><head><title>Shop</title>',
@@ -13,7 +12,7 @@ const text = [
   '<section id="s"><a href="missing.html">gone</a></section>',
 ].join('\n');
 
-describe('page data read on another thread', () => {
+describe('page data', () => {
   it('makes facts equal to a page read here, placing every element and reference alike', () => {
     const here = readPage(text);
     let decoded = 0;

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { checkFolder } from '@galley/core';
-import { createReadMemo, readInto } from '@galley/core/folder';
-import { createFileReaders } from '../../src/files/readers.js';
+import { createFileReaders, createReadMemo } from '../../src/files/readers.js';
 import { html, png, projectJson, utf8 } from './fixtures.js';
 
-// The CLI reads a large folder's style sheets, image sizes and pages on two threads before its
-// checks run (readInto); the checks must then report exactly what they report reading alone.
-describe('readInto and the read memo', () => {
+// The screen checks a draft's folder after every change with one memo: what a check reads goes
+// into it, and a check given it reports exactly what it reports reading alone.
+describe('the read memo', () => {
   const folder = new Map([
     ['project.json', utf8(projectJson(['index.html']))],
     ['index.html', utf8(html({ body: '<img src="a.png" alt="A"><a href="#gone">x</a>' }))],
@@ -16,7 +15,8 @@ describe('readInto and the read memo', () => {
 
   it('reads a page, a style sheet and an image size once, and the report is the same', () => {
     const memo = createReadMemo();
-    for (const [path, bytes] of folder) readInto(memo, path, bytes);
+    const alone = checkFolder(folder);
+    expect(JSON.stringify(checkFolder(folder, { memo }))).toBe(JSON.stringify(alone));
     expect(memo.pages.get(folder.get('index.html')!)).toBeDefined();
     expect(memo.styleSheets.get(folder.get('style.css')!)?.map((r) => r.url)).toEqual([
       'missing.png',
@@ -26,7 +26,6 @@ describe('readInto and the read memo', () => {
       status: 'read',
       size: { width: 20_000, height: 20_000 },
     });
-    const alone = checkFolder(folder);
     expect(alone.violations.map((v) => v.code)).toEqual(
       expect.arrayContaining(['links.missing', 'formats.dimensions']),
     );
@@ -36,7 +35,7 @@ describe('readInto and the read memo', () => {
   it('reads the same bytes again under another format', () => {
     const memo = createReadMemo();
     const bytes = folder.get('a.png')!;
-    readInto(memo, 'a.png', bytes);
+    createFileReaders(new Map([['a.png', bytes]]), memo).dimensions('a.png');
     const readers = createFileReaders(new Map([['b.gif', bytes]]), memo);
     // Not the size the memo holds for these bytes as a PNG: as a GIF they are unreadable.
     expect(readers.dimensions('b.gif')).toEqual({ status: 'unreadable' });
