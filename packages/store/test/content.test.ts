@@ -125,6 +125,14 @@ describeStores('content lock', (t) => {
     expect(await t.store.bytes.has(unused)).toBe(false);
   });
 
+  it('keeps a whole large folder in one go, its last content too', async () => {
+    const last = await storedText(t.store, 'the last file of a large folder');
+    const others = Array.from({ length: 1_499 }, (_, i) => i.toString(16).padStart(64, '0'));
+    await t.store.content.keepForever([...others, last]);
+    expect(await t.store.content.release([last])).toEqual([]);
+    expect(await t.store.bytes.has(last)).toBe(true);
+  });
+
   it('keeps only inside a transaction', async () => {
     await expect(t.store.content.keep([])).rejects.toThrow(/inside the writing transaction/);
   });

@@ -29,6 +29,23 @@ describeStores('projects', (t) => {
     expect(state?.manifest.get('index.html')).toEqual({ sha256: sha('i1'), size: 2, revision: 1 });
   });
 
+  it('gives each page of a large folder an id of its own, names with quotes and accents too', async () => {
+    const { store } = await t.fresh();
+    const ada = await person(store, 'ada@example.org');
+    const pages = Array.from({ length: 300 }, (_, i) => `pages/${i}-"été".html`);
+    const files: Record<string, string> = { 'project.json': 'p1' };
+    for (const page of pages) files[page] = page;
+    const project = await store.projects.create({
+      accountNumber: ada.accountNumber,
+      byName: ada.name,
+      state: folderState('Large', files, pages),
+    });
+    const ids = await store.projectRevisions.pageIds(project.id);
+    expect([...ids.keys()].sort()).toEqual([...pages].sort());
+    expect(new Set(ids.values()).size).toBe(pages.length);
+    for (const id of ids.values()) expect(id).toMatch(/^pg_[0-9a-z]{20}$/);
+  });
+
   it('answers access from what is stored now, after any write in this or another process', async () => {
     const { store, options } = await t.fresh();
     const ada = await person(store, 'ada@example.org');
