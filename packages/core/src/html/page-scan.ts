@@ -101,16 +101,32 @@ class PageScanner {
       if (text.charCodeAt(body) === GT) gt = body;
       else if (text.charCodeAt(body) === DASH && text.charCodeAt(body + 1) === GT) gt = body + 1;
       else {
-        const dashes = text.indexOf('-->', body);
-        const bang = text.indexOf('--!>', body);
-        if (dashes < 0 && bang < 0) return unscanned;
-        gt = dashes < 0 ? bang + 3 : bang < 0 ? dashes + 2 : Math.min(dashes + 2, bang + 3);
+        gt = this.commentEnd(body);
+        if (gt === unscanned) return unscanned;
       }
       this.startIndex = this.sectionStart = gt + 1;
       return gt + 1;
     }
     if (text.charCodeAt(lt + 2) === LBRACKET) return unscanned;
     return this.bogusComment(lt + 2);
+  }
+
+  /**
+   * The `>` of the first `-->` or `--!>` from `from`. Each `--` is looked at once: searching for
+   * either ending from every comment would read a page of many comments over and over.
+   */
+  private commentEnd(from: number): number {
+    const { text } = this;
+    for (
+      let dashes = text.indexOf('--', from);
+      dashes >= 0;
+      dashes = text.indexOf('--', dashes + 1)
+    ) {
+      const after = text.charCodeAt(dashes + 2);
+      if (after === GT) return dashes + 2;
+      if (after === BANG && text.charCodeAt(dashes + 3) === GT) return dashes + 3;
+    }
+    return unscanned;
   }
 
   /** The end of the tag name starting at `from` (its first character is a letter). */

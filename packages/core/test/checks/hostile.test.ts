@@ -28,6 +28,23 @@ describe('hostile input', () => {
     expect(codesOf({ 'h.css': `${'@\\69mport'.repeat(big / 10)}` })).toEqual([]);
   });
 
+  it('pages: many comments and raw text elements, end tags in raw text, markup never ended', () => {
+    const comments = html({
+      body: `<!-- a -- b --!x -->${'<!--x-->'.repeat(big / 8)}<img src=x.png alt="">`,
+    });
+    expect(codesOf({ 'index.html': comments })).toEqual(['links.missing']);
+    const styles = html({
+      body: `${'<style>a{}</styl</style>'.repeat(big / 24)}<a href=y.html>y</a>`,
+    });
+    expect(codesOf({ 'index.html': styles })).toEqual(['links.missing']);
+    const ends = html({
+      body: `<script>${'</</scrip'.repeat(big / 9)}</script><a href=z.html>z</a>`,
+    });
+    expect(codesOf({ 'index.html': ends })).toEqual(['links.missing']);
+    for (const open of ['<!--', '<style>', '<a href="', '<a ', '<!x', '</a '])
+      expect(codesOf({ 'index.html': html({ body: `${open}${'-'.repeat(big)}` }) })).toEqual([]);
+  });
+
   it('srcset: a URL with a long run of commas', () => {
     const page = html({ body: `<img alt="" srcset="a.png${','.repeat(big)} b.png 2x">` });
     expect(codesOf({ 'index.html': page })).toEqual(['links.missing', 'links.missing']);
