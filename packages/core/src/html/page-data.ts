@@ -1,5 +1,4 @@
 import { attributeReferences, styleSheetReferences, type PageReference } from './references.js';
-import type { PageData, PageFacts } from './page.js';
 
 /**
  * Deepest element nesting read. htmlparser2 keeps its open elements with `Array.unshift`, so a
@@ -7,6 +6,46 @@ import type { PageData, PageFacts } from './page.js';
  * 512 too; past it, the page is not read further and the pages check says so.
  */
 export const maxNesting = 512;
+
+export interface Position {
+  readonly line: number;
+  readonly column: number;
+}
+/** Where a finding sits in a page: `#id` or `@n` (decisions §3 outline numbering), line, column. */
+export interface Place extends Position {
+  readonly element?: string;
+}
+
+/** What the checks need from a page. Elements are named by their index in document order. */
+export interface PageFacts {
+  /** Nesting passed `maxNesting`: what follows was not read. */
+  readonly tooDeep: boolean;
+  /** The page's `<title>` (not an inline SVG's); undefined when there is none. */
+  readonly title: { readonly node: number; readonly empty: boolean } | undefined;
+  /** Elements whose id an earlier element already has. */
+  readonly duplicateIds: readonly { readonly node: number; readonly id: string }[];
+  readonly references: readonly PageReference[];
+  readonly viewport: { readonly node: number; readonly content: string } | undefined;
+  /**
+   * The first `<base>` with an `href`, which browsers resolve the page's relative URLs against
+   * (anywhere in the page, as the HTML standard has it; an SVG's `<base>` too, to be safe).
+   */
+  readonly base: { readonly node: number; readonly href: string } | undefined;
+  /** The place of an element, or of a spot inside it (`offset` into the page's text). */
+  placeOf(node: number, offset?: number): Place;
+}
+
+/**
+ * What one read of a page learns, as plain data. `pageFacts` makes the checks' PageFacts of it.
+ */
+export interface PageData extends Omit<PageFacts, 'placeOf'> {
+  /** Where each element starts in the page's text, by element number. */
+  readonly starts: readonly number[];
+  /** The elements named by their id (`#id`): the first element with each id. */
+  readonly named: ReadonlyMap<number, string>;
+  /** `<body>`'s element and its last descendant (Infinity while it was never closed). */
+  readonly body: { readonly node: number; readonly last: number } | undefined;
+}
 
 /** Text gathered inside an element whose content matters (`<title>`, `<style>`). */
 interface Capture {

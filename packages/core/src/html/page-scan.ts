@@ -1,6 +1,5 @@
 import { decodeHTML, decodeHTMLAttribute } from 'entities';
-import { PageDataBuilder } from './page-data.js';
-import type { PageData } from './page.js';
+import { PageDataBuilder, type PageData } from './page-data.js';
 import { openImpliesClose, rawTextElements, voidElements } from './parser-rules.js';
 
 const TAB = 9;

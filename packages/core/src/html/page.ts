@@ -1,37 +1,10 @@
 import { Parser } from 'htmlparser2';
-import type { PageReference } from './references.js';
 import { PageDataBuilder } from './page-data.js';
+import type { PageData, PageFacts, Position } from './page-data.js';
 import { scanPageData } from './page-scan.js';
 
 export { maxNesting } from './page-data.js';
-
-export interface Position {
-  readonly line: number;
-  readonly column: number;
-}
-/** Where a finding sits in a page: `#id` or `@n` (decisions §3 outline numbering), line, column. */
-export interface Place extends Position {
-  readonly element?: string;
-}
-
-/** What the checks need from a page. Elements are named by their index in document order. */
-export interface PageFacts {
-  /** Nesting passed `maxNesting`: what follows was not read. */
-  readonly tooDeep: boolean;
-  /** The page's `<title>` (not an inline SVG's); undefined when there is none. */
-  readonly title: { readonly node: number; readonly empty: boolean } | undefined;
-  /** Elements whose id an earlier element already has. */
-  readonly duplicateIds: readonly { readonly node: number; readonly id: string }[];
-  readonly references: readonly PageReference[];
-  readonly viewport: { readonly node: number; readonly content: string } | undefined;
-  /**
-   * The first `<base>` with an `href`, which browsers resolve the page's relative URLs against
-   * (anywhere in the page, as the HTML standard has it; an SVG's `<base>` too, to be safe).
-   */
-  readonly base: { readonly node: number; readonly href: string } | undefined;
-  /** The place of an element, or of a spot inside it (`offset` into the page's text). */
-  placeOf(node: number, offset?: number): Place;
-}
+export type { PageData, PageFacts, Place, Position } from './page-data.js';
 
 /** Offset → 1-based line and column; the line table is built on first use. */
 export function positionFinder(text: string): (offset: number) => Position {
@@ -51,18 +24,6 @@ export function positionFinder(text: string): (offset: number) => Position {
     }
     return { line: low + 1, column: offset - starts[low]! + 1 };
   };
-}
-
-/**
- * What one read of a page learns, as plain data. `pageFacts` makes the checks' PageFacts of it.
- */
-export interface PageData extends Omit<PageFacts, 'placeOf'> {
-  /** Where each element starts in the page's text, by element number. */
-  readonly starts: readonly number[];
-  /** The elements named by their id (`#id`): the first element with each id. */
-  readonly named: ReadonlyMap<number, string>;
-  /** `<body>`'s element and its last descendant (Infinity while it was never closed). */
-  readonly body: { readonly node: number; readonly last: number } | undefined;
 }
 
 /**
