@@ -196,6 +196,14 @@ describe('galley check on a large folder', () => {
     for (const v of report.violations)
       expect(text.stdout).toContain(`${v.path}${v.line === undefined ? '' : `:${v.line}`}`);
   });
+
+  it('the same folder as a directory (over 1 MiB: zipped as push zips it) gives the same report', async () => {
+    const folder = largeFolder();
+    const dir = await directory(Object.fromEntries(folder));
+    const json = await galley(['check', dir, '--json']);
+    expect(json).toMatchObject({ code: 1, stderr: '' });
+    expect(json.stdout).toBe(`${JSON.stringify(checkZip(zipped(folder)))}\n`);
+  });
 });
 
 describe('galley check on unusable input: exit 2 and one line on stderr', () => {

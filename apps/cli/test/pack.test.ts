@@ -86,6 +86,18 @@ describe.skipIf(!!unreachable)('npm install -g of the packed galley', () => {
     expect((await run(['--version'])).stdout).toBe(`${version}\n`);
     const checked = await run(['check', join(repo, 'examples/site')]);
     expect(checked.stdout).toMatch(/: passed\n/);
+    // A small folder's check loads only what it uses: not node:zlib (its ZIP is stored).
+    const loads = join(dir, 'loads.cjs');
+    await writeFile(
+      loads,
+      "process.on('exit', () => process.stderr.write(process.moduleLoadList.filter((m) => m.endsWith(' zlib')).join()));",
+    );
+    const traced = await exec(galleyBin, ['check', join(repo, 'examples/site')], {
+      cwd: dir,
+      env: { ...process.env, NODE_OPTIONS: `--require ${loads}` },
+    });
+    expect(traced.stdout).toMatch(/: passed\n/);
+    expect(traced.stderr).toBe('');
   });
 
   it('galley check of a large folder reports exactly as the core does', async () => {

@@ -9,6 +9,7 @@ export {
 } from './checks/check-zip.js';
 export { readZip, type ReadZipResult } from './zip/read.js';
 export type { ZipCodec } from './zip/inflate.js';
+export { crc32 } from './zip/crc32.js';
 export { defaultZipLimits, type ZipLimits } from './zip/limits.js';
 export { writeZip, zipDeflateLevel } from './zip/write.js';
 export { isPlainSiteZip } from './site/zip.js';

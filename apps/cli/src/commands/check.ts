@@ -23,7 +23,7 @@ export function registerCheck(program: Command, io: CliIo): void {
         let read: ReadZipResult;
         let report;
         try {
-          ({ bytes } = readInput(path, { progress }));
+          ({ bytes } = readInput(path, { progress, onlyToRead: true }));
           progress.phase(`checking ${path}`);
           // A directory arrives zipped: the service's own reader. The archive is kept to the end.
           read = readZip(bytes, { codec: nodeZipCodec, storedAsViews: true });

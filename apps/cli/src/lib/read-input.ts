@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { defaultZipLimits } from '@galley/core/folder';
 import { InputError, notEmpty } from './exit.js';
-import { zipFolder } from './zip-folder.js';
+import { storedZip, storedZipBytes, zipFolder } from './zip-folder.js';
 import type { Progress } from './progress.js';
 
 /**
@@ -28,6 +28,11 @@ const defaultReadLimits: ReadLimits = defaultZipLimits;
 interface Options {
   readonly progress?: Progress;
   readonly limits?: ReadLimits;
+  /**
+   * The ZIP of a directory is only read back here, never sent (`check`): a small one is stored
+   * without compression (see `storedZip`), and node:zlib is not even loaded.
+   */
+  readonly onlyToRead?: boolean;
 }
 
 /**
@@ -43,7 +48,9 @@ export function readInput(path: string, options: Options = {}): Input {
   if (found.isDirectory()) {
     const folder = readDirectory(path, limits, options.progress);
     options.progress?.phase(`zipping ${path}`);
-    const bytes = zipFolder(folder);
+    const total = [...folder.values()].reduce((sum, bytes) => sum + bytes.length, 0);
+    const bytes =
+      options.onlyToRead && total <= storedZipBytes ? storedZip(folder) : zipFolder(folder);
     if (bytes.length > limits.maxArchiveBytes)
       throw new InputError(
         'too_large',
