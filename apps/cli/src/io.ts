@@ -17,8 +17,30 @@ export interface CliIo {
 /** Set when a `deliver` saw stdout fail: its command reports that, not the stream guard. */
 let deliveryFailed = false;
 
+type StandardStream = 'stdout' | 'stderr';
+
+/**
+ * Writes `text` and a newline to fd 1 or 2 at once, as Node writes to files and pipes anyway,
+ * without creating process.stdout or process.stderr: Node builds each on first use, a few
+ * milliseconds of a short command (the net and stream modules for a pipe). A pipe another
+ * program left non-blocking (EAGAIN) gets the rest through the stream; a failure ends the run
+ * as a stream's would (see `guardStandardStreams`).
+ */
+function writeLine(stream: StandardStream, text: string): void {
+  const bytes = Buffer.from(`${text}\n`);
+  let written = 0;
+  try {
+    while (written < bytes.length)
+      written += writeSync(stream === 'stdout' ? 1 : 2, bytes, written);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EAGAIN')
+      process[stream].write(bytes.subarray(written));
+    else streamFailed(stream, error as NodeJS.ErrnoException);
+  }
+}
+
 export const processIo: CliIo = {
-  out: (text) => void process.stdout.write(`${text}\n`),
+  out: (text) => writeLine('stdout', text),
   deliver: (text) =>
     new Promise((resolve, reject) => {
       process.stdout.write(`${text}\n`, (error) => {
@@ -27,9 +49,44 @@ export const processIo: CliIo = {
         reject(error);
       });
     }),
-  err: (text) => void process.stderr.write(`${text}\n`),
+  err: (text) => writeLine('stderr', text),
   env: process.env,
 };
+
+let failed = false;
+
+/** The end of a run whose stdout or stderr failed: see `guardStandardStreams`. */
+function streamFailed(stream: StandardStream, error: NodeJS.ErrnoException): void {
+  if (failed || (stream === 'stdout' && deliveryFailed)) return;
+  failed = true;
+  if (error.code !== 'EPIPE' && stream === 'stdout') {
+    try {
+      writeSync(2, `galley: cannot write to standard output: ${error.message}\n`);
+    } catch {
+      // stderr is gone as well: the exit code is all that is left.
+    }
+  }
+  process.exit(1);
+}
+
+/**
+ * Runs `use` on process.stdout or process.stderr when something first asks for it (`deliver`,
+ * a library), so that Node creates it only then (see `writeLine`).
+ */
+function whenCreated(name: StandardStream, use: (stream: NodeJS.WriteStream) => void): void {
+  const created = Object.getOwnPropertyDescriptor(process, name);
+  if (created?.get === undefined || created.configurable !== true) return use(process[name]);
+  Object.defineProperty(process, name, {
+    configurable: true,
+    enumerable: created.enumerable ?? true,
+    get() {
+      Object.defineProperty(process, name, created);
+      const stream = process[name];
+      use(stream);
+      return stream;
+    },
+  });
+}
 
 /**
  * Failures of stdout and stderr themselves (a closed pipe, a full disk, `> /dev/full`): without
@@ -39,21 +96,10 @@ export const processIo: CliIo = {
  * command, which undoes its work before it says so.
  */
 export function guardStandardStreams(): void {
-  let failed = false;
-  const onError = (stream: 'stdout' | 'stderr') => (error: NodeJS.ErrnoException) => {
-    if (failed || (stream === 'stdout' && deliveryFailed)) return;
-    failed = true;
-    if (error.code !== 'EPIPE' && stream === 'stdout') {
-      try {
-        writeSync(2, `galley: cannot write to standard output: ${error.message}\n`);
-      } catch {
-        // stderr is gone as well: the exit code is all that is left.
-      }
-    }
-    process.exit(1);
-  };
-  process.stdout.on('error', onError('stdout'));
-  process.stderr.on('error', onError('stderr'));
+  for (const name of ['stdout', 'stderr'] as const)
+    whenCreated(name, (stream) => {
+      stream.on('error', (error: NodeJS.ErrnoException) => streamFailed(name, error));
+    });
 }
 
 export type CliErrorCode = 'email_taken' | 'unknown_account' | 'unknown_token' | 'invalid_option';

@@ -3,7 +3,7 @@ import { checkReadZip, isPlainSiteZip, readZip } from '@galley/core/folder';
 import type { ReadZipResult } from '@galley/core/folder';
 import type { CliIo } from '../io.js';
 import { exitCodes, runCommand } from '../lib/exit.js';
-import { paintFor } from '../lib/paint.js';
+import { paintForStdout } from '../lib/paint.js';
 import { progressOn } from '../lib/progress.js';
 import { readInput } from '../lib/read-input.js';
 import { shellWord } from '../lib/shell-word.js';
@@ -33,7 +33,7 @@ export function registerCheck(program: Command, io: CliIo): void {
         }
         if (opts.json) io.out(JSON.stringify(report));
         else {
-          io.out(checkReportText(report, paintFor(process.stdout, io.env), path));
+          io.out(checkReportText(report, paintForStdout(io.env), path));
           // Only for what `convert` takes, judged as the service judges an upload.
           const plainSite =
             report.violations.some((v) => v.code === 'project.missing') &&

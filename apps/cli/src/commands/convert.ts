@@ -15,7 +15,7 @@ import { defaultFetchLimits, fetchResources, type FetchLimits } from '../lib/fet
 import { outputTarget, writeFileAtomically } from '../lib/files.js';
 import { nodeZipCodec, zipFolder } from '../lib/zip-folder.js';
 import { secondsOption, wholeNumberOption } from '../lib/number-option.js';
-import { paintFor } from '../lib/paint.js';
+import { paintForStdout } from '../lib/paint.js';
 import { progressOn, type Progress } from '../lib/progress.js';
 import { readInput } from '../lib/read-input.js';
 import { checkReportText } from '../lib/report-text.js';
@@ -75,7 +75,7 @@ export function registerConvert(program: Command, io: CliIo): void {
     .action((path: string, opts: ConvertOptions) =>
       runCommand(io, async () => {
         const target = await outputTarget(opts.output);
-        const paint = paintFor(process.stdout, io.env);
+        const paint = paintForStdout(io.env);
         const progress = await progressOn();
         try {
           const input = readInput(path, { progress });

@@ -4,7 +4,7 @@ import { v1 } from '@galley/core';
 import type { CheckReport } from '@galley/core';
 import type { CliIo } from '../io.js';
 import { CommandFailure, exitCodes, runCommand } from '../lib/exit.js';
-import { paintFor } from '../lib/paint.js';
+import { paintForStdout } from '../lib/paint.js';
 import { progressOn } from '../lib/progress.js';
 import { readInput } from '../lib/read-input.js';
 import { answerAs, connect, projectIdOf, request, withRemoteOptions } from '../lib/remote.js';
@@ -39,7 +39,7 @@ export function registerPush(program: Command, io: CliIo): void {
       runCommand(io, async () => {
         const project = projectIdOf(id);
         const remote = connect(opts, io.env);
-        const paint = paintFor(process.stdout, io.env);
+        const paint = paintForStdout(io.env);
         const progress = await progressOn();
         let answer;
         try {

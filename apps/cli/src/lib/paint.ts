@@ -1,3 +1,5 @@
+import { isatty } from 'node:tty';
+
 /** Styles for human output; every one is the identity when colours are off. */
 export interface Paint {
   bold(text: string): string;
@@ -37,4 +39,9 @@ export function paintFor(
   env: Record<string, string | undefined>,
 ): Paint {
   return stream.isTTY === true && !env.NO_COLOR ? colours : plain;
+}
+
+/** `paintFor` standard output, asked of its descriptor: process.stdout is not created. */
+export function paintForStdout(env: Record<string, string | undefined>): Paint {
+  return paintFor({ isTTY: isatty(1) }, env);
 }

@@ -1,3 +1,4 @@
+import { isatty } from 'node:tty';
 import type { SingleBar } from 'cli-progress';
 
 /** What a long run reports as it goes; commands call it whether or not anything is shown. */
@@ -22,7 +23,10 @@ export interface ProgressStream extends NodeJS.WritableStream {
  * between the synchronous steps of the core (cli-progress renders inside `update`). cli-progress
  * is loaded only then: a piped or redirected run starts without it.
  */
-export async function progressOn(stream: ProgressStream = process.stderr): Promise<Progress> {
+export async function progressOn(given?: ProgressStream): Promise<Progress> {
+  // Asked of the descriptor first: process.stderr is created only to draw on (see io.ts).
+  if (given === undefined && !isatty(2)) return silent;
+  const stream = given ?? process.stderr;
   if (stream.isTTY !== true) return silent;
   const { SingleBar } = await import('cli-progress');
   let bar: SingleBar | undefined;
