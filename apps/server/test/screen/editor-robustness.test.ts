@@ -3,7 +3,7 @@
 import { writeZip } from '@galley/core';
 import { startServer } from '@galley/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { logIn, openSite, startScreenTest, whyNoChromium } from './screen-harness.js';
+import { logIn, openSite, screenshot, startScreenTest, whyNoChromium } from './screen-harness.js';
 import type { ScreenTest } from './screen-harness.js';
 import {
   button,
@@ -18,6 +18,7 @@ import {
   previewOf,
   PREVIEW,
   rowOf,
+  selectedRow,
   SLOW_MS,
 } from './editor-helpers.js';
 import { page as sitePage, plainSiteZip } from './site-fixtures.js';
@@ -325,6 +326,77 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
       const { html } = (await draft.json()) as { html: string };
       expect(html).toContain('id="intro"');
       expect(problems).toEqual([]);
+      await context.close();
+    },
+    SLOW_MS,
+  );
+
+  it(
+    'keeps the keys typed into a new paragraph while its insert is still on its way',
+    async () => {
+      const site = await openSite(t, plainSiteZip());
+      const { page, context, problems } = await t.signedIn();
+      await editing(page, editorOf(site));
+      const preview = previewOf(page);
+      await rowOf(page, 'intro').click();
+      // The insert's request is held while the person types into the block they just placed.
+      let release = () => undefined as void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const sent: string[] = [];
+      await page.route('**/operations', async (route) => {
+        sent.push(route.request().postDataJSON().operation.kind as string);
+        if (sent.length === 1) await held;
+        await route.continue();
+      });
+      await button(page, 'Paragraph').click();
+      await page.keyboard.type('Open on Sundays.');
+      expect(sent).toEqual(['insert']);
+      await screenshot(page, 'editor-typing-before-answer');
+      release();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => sent).toEqual(['insert', 'swap']);
+      await expect.poll(() => noticesShown(page)).toEqual([]);
+      await expect.poll(() => preview.locator('#intro + p').textContent()).toBe('Open on Sundays.');
+      // The server holds what was typed: the draft's page has it.
+      const client = await page.evaluate<string>(`sessionStorage.getItem('${EDITOR_CLIENT_KEY}')`);
+      const pagePath = `/api/v1/pages/${site.index}`;
+      const draft = await fetch(`${t.server.url}${pagePath}/draft`, {
+        headers: { authorization: `Bearer ${t.server.token}`, 'x-editor-client': client },
+      });
+      const { html } = (await draft.json()) as { html: string };
+      expect(html).toMatch(/id="intro"[^]*<\/p>\s*<p>Open on Sundays.<\/p>/);
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+    SLOW_MS,
+  );
+
+  it(
+    'ends the editing of a new paragraph whose insert failed, and says so at the palette',
+    async () => {
+      const site = await openSite(t, plainSiteZip());
+      const { page, context } = await t.signedIn();
+      await editing(page, editorOf(site));
+      const preview = previewOf(page);
+      await rowOf(page, 'intro').click();
+      let release = () => undefined as void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/operations', async (route) => {
+        await held;
+        await route.abort('connectionreset');
+      });
+      await button(page, 'Paragraph').click();
+      await page.keyboard.type('Never sent');
+      release();
+      await expect.poll(() => noticeText(page, 'palette')).not.toBe('');
+      await expect.poll(() => preview.locator('#intro + p').textContent()).toBe('See the menu.');
+      expect(await preview.locator('body').textContent()).not.toContain('Never sent');
+      expect(await preview.locator('[contenteditable]').count()).toBe(0);
+      // The selection is back where it was before the insert, and so is the focus.
+      expect(await selectedRow(page).textContent()).toContain('#intro');
+      await expect
+        .poll(() => page.evaluate<string | null>('document.activeElement.textContent'))
+        .toBe(await selectedRow(page).textContent());
       await context.close();
     },
     SLOW_MS,

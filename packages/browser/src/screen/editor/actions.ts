@@ -12,6 +12,8 @@ interface OperateOptions {
   select?: (result: OperationResult, view: ElementView) => ElementHandle | null;
   /** Waits for a change still on its way instead of refusing: for an aim fixed beforehand. */
   queued?: boolean;
+  /** Runs once, when the change is first shown with an element selected (before the answer). */
+  shown?: (selected: ElementHandle) => void;
 }
 
 /** Shows a result on the screen; `shows` tells whether it showed this view of the draft. */
@@ -65,23 +67,25 @@ export class EditorActions {
       return false;
     }
     model.busy.value = operation.kind;
-    const show = this.shower(draft, options.select);
+    const selected = model.selectionPlace();
+    const show = this.shower(draft, options);
     const answer = draft.apply(operation, show);
     this.pending = answer;
     const applied = await answer;
     model.busy.value = null;
-    return this.settle(draft, applied, place, show);
+    const settled = this.settle(draft, applied, place, show);
+    // Refused: the draft is as it was before the change, and so is the selection.
+    if (!settled) model.selectAgain(selected);
+    return settled;
   }
 
   /**
    * Shows a result: the draft as it now is, the selection on what the result names. Called with
    * the local result at once, and again with the server's when the draft had to reload.
    */
-  private shower(
-    draft: SyncedDraft,
-    select?: (result: OperationResult, view: ElementView) => ElementHandle | null,
-  ): Shower {
+  private shower(draft: SyncedDraft, { select, shown }: OperateOptions = {}): Shower {
     let shownView: ElementView | null = null;
+    let told = false;
     const show = (result: OperationResult) => {
       const view = draft.elements;
       shownView = view;
@@ -92,7 +96,10 @@ export class EditorActions {
           ? (view.at(Number(first.slice(1))) ?? null)
           : null;
       this.model.changed();
-      if (chosen) this.model.selection.value = chosen;
+      if (!chosen) return;
+      this.model.selection.value = chosen;
+      if (shown && !told) shown(chosen);
+      told = true;
     };
     return Object.assign(show, { shows: (view: ElementView) => view === shownView });
   }
@@ -218,16 +225,25 @@ export class EditorActions {
     });
   }
 
-  insert(html: string, where: Placement): Promise<boolean> {
-    return this.operate('palette', (ref, view) => {
-      const anchor = this.model.selection.peek() ?? view.at(0)!;
-      const placed = placeAt(view, anchor, view.numberOf(anchor) === 0 ? 'inside' : where);
-      if (typeof placed === 'string') return placed;
-      const { parent, before } = placed;
-      return before
-        ? { kind: 'insert', parent: ref(parent), before: ref(before), html }
-        : { kind: 'insert', parent: ref(parent), html };
-    });
+  /** `shown` runs as soon as the new element is shown, before the server's answer. */
+  insert(
+    html: string,
+    where: Placement,
+    shown?: (inserted: ElementHandle) => void,
+  ): Promise<boolean> {
+    return this.operate(
+      'palette',
+      (ref, view) => {
+        const anchor = this.model.selection.peek() ?? view.at(0)!;
+        const placed = placeAt(view, anchor, view.numberOf(anchor) === 0 ? 'inside' : where);
+        if (typeof placed === 'string') return placed;
+        const { parent, before } = placed;
+        return before
+          ? { kind: 'insert', parent: ref(parent), before: ref(before), html }
+          : { kind: 'insert', parent: ref(parent), html };
+      },
+      shown ? { shown } : {},
+    );
   }
 
   /** The attribute panel: the element replaced by itself with changed attributes. */

@@ -59,8 +59,15 @@ export function Canvas({ screen }: { screen: EditorScreen }) {
         moved: () => (screen.tick.value = screen.tick.peek() + 1),
         edited: (handle, html) => {
           model.editingText.value = null;
-          // Focus goes back to the element's row, not to the preview's own body.
-          const back = () => screen.select(handle, { reveal: false, focusTree: true });
+          // Focus goes back to the element's row, not to the preview's own body; to the
+          // selection's row when the element has left the page (its insert failed).
+          const back = () => {
+            const onPage = model.shown.peek()?.elements.numberOf(handle) != null;
+            screen.select(onPage ? handle : model.selection.peek(), {
+              reveal: false,
+              focusTree: true,
+            });
+          };
           if (html === null) back();
           else void screen.actions.setContent(handle, html).then(back);
         },

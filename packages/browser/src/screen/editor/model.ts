@@ -115,17 +115,20 @@ export class EditorModel {
   private carrySelection(from: ElementView | null, to: ElementView | null): void {
     const selected = this.selection.peek();
     this.hover.value = null;
-    if (!selected || !from || !to) {
-      this.selection.value = null;
-      return;
-    }
-    const number = from.numberOf(selected);
-    const candidate = number === null ? undefined : to.at(number);
-    const same =
-      candidate !== undefined &&
-      to.tagOf(candidate) === from.tagOf(selected) &&
-      idOf(to, candidate) === idOf(from, selected);
-    this.selection.value = same ? candidate : null;
+    this.selection.value = from && to && selected ? findAgain(to, placeOf(from, selected)) : null;
+  }
+
+  /** Where the selection is in the shown document, to find it again in another one. */
+  selectionPlace(): ElementPlace | null {
+    const view = this.shown.peek()?.elements;
+    const selected = this.selection.peek();
+    return view && selected ? placeOf(view, selected) : null;
+  }
+
+  /** Selects the element at a place taken earlier, or nothing unless it is evidently the same. */
+  selectAgain(place: ElementPlace | null): void {
+    const view = this.shown.peek()?.elements;
+    this.selection.value = view && place ? findAgain(view, place) : null;
   }
 
   say(text: string, tone: Notice['tone'], place: Place): void {
@@ -154,6 +157,24 @@ function versionOf(doc: Shown, version: number): Shown {
 
 function idOf(view: ElementView, handle: ElementHandle): string | null {
   return view.attributesOf(handle).find(([name]) => name === 'id')?.[1] ?? null;
+}
+
+/** An element as another version of the document can find it: its number, tag and id. */
+export interface ElementPlace {
+  readonly number: number | null;
+  readonly tag: string;
+  readonly id: string | null;
+}
+
+function placeOf(view: ElementView, handle: ElementHandle): ElementPlace {
+  return { number: view.numberOf(handle), tag: view.tagOf(handle), id: idOf(view, handle) };
+}
+
+function findAgain(view: ElementView, { number, tag, id }: ElementPlace): ElementHandle | null {
+  const candidate = number === null ? undefined : view.at(number);
+  return candidate !== undefined && view.tagOf(candidate) === tag && idOf(view, candidate) === id
+    ? candidate
+    : null;
 }
 
 /** The element a violation's `#id` or `@n` names in the shown version, read right now. */

@@ -1,4 +1,5 @@
 import { useSignal } from '@preact/signals';
+import type { ElementHandle } from '@galley/core';
 import type { Placement } from './actions.js';
 import type { EditorScreen } from './screen.js';
 import { NoticeAt } from './notice.js';
@@ -57,10 +58,15 @@ export function Palette({ screen }: { screen: EditorScreen }) {
   const where = useSignal<Placement>('after');
   const editable = model.editable.value;
   const insert = async (html: string, editText = false) => {
-    const done = await actions.insert(html, where.value);
-    const inserted = model.selection.peek();
-    if (done && editText && inserted) screen.startEditing(inserted);
-    else screen.keepFocus();
+    // Editing starts as soon as the block is shown, not at the server's answer: keys typed right
+    // after the click go into it (its commit waits for the insert's answer).
+    let editing = false;
+    const startEditing = (inserted: ElementHandle) => {
+      screen.startEditing(inserted);
+      editing = model.editingText.peek() === inserted;
+    };
+    const done = await actions.insert(html, where.value, editText ? startEditing : undefined);
+    if (!done || !editing) screen.keepFocus();
     return done;
   };
   return (
