@@ -1,4 +1,4 @@
-import { isatty } from 'node:tty';
+import { isTerminal } from './lib/terminal.js';
 import { Command } from 'commander';
 import type { CommanderError } from 'commander';
 import { commands } from './commands/index.js';
@@ -38,8 +38,8 @@ function configure(command: Command, io: CliIo): void {
     .configureOutput({
       writeOut: (text) => io.out(text.replace(/\n$/, '')),
       // Asked of the descriptor: process.stdout is created only for a terminal (see io.ts).
-      getOutHelpWidth: () => (isatty(1) ? process.stdout.columns : 80), // commander's default
-      getOutHasColors: () => isatty(1) && process.stdout.hasColors(),
+      getOutHelpWidth: () => (isTerminal(1) ? process.stdout.columns : 80), // commander's default
+      getOutHasColors: () => isTerminal(1) && process.stdout.hasColors(),
       // Only help shown for a mistake (a command group without its command) comes here.
       writeErr: () => undefined,
       outputError: () => undefined,

@@ -1,4 +1,4 @@
-import { isatty } from 'node:tty';
+import { isTerminal } from './terminal.js';
 
 /** Styles for human output; every one is the identity when colours are off. */
 export interface Paint {
@@ -43,5 +43,5 @@ export function paintFor(
 
 /** `paintFor` standard output, asked of its descriptor: process.stdout is not created. */
 export function paintForStdout(env: Record<string, string | undefined>): Paint {
-  return paintFor({ isTTY: isatty(1) }, env);
+  return paintFor({ isTTY: isTerminal(1) }, env);
 }

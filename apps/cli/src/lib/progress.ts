@@ -1,4 +1,4 @@
-import { isatty } from 'node:tty';
+import { isTerminal } from './terminal.js';
 import type { SingleBar } from 'cli-progress';
 
 /** What a long run reports as it goes; commands call it whether or not anything is shown. */
@@ -25,7 +25,7 @@ export interface ProgressStream extends NodeJS.WritableStream {
  */
 export async function progressOn(given?: ProgressStream): Promise<Progress> {
   // Asked of the descriptor first: process.stderr is created only to draw on (see io.ts).
-  if (given === undefined && !isatty(2)) return silent;
+  if (given === undefined && !isTerminal(2)) return silent;
   const stream = given ?? process.stderr;
   if (stream.isTTY !== true) return silent;
   const { SingleBar } = await import('cli-progress');
