@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { BuildOptions, Plugin } from 'esbuild';
 
 /** What every bundle of the CLI shares (scripts/pack.ts, scripts/bundle-check.ts). */
@@ -38,5 +39,52 @@ export function Inflate(...args) { return new (loaded().Inflate)(...args); }`,
       loader: 'js',
       resolveDir: (args.pluginData as { resolveDir: string }).resolveDir,
     }));
+  },
+};
+
+/** The edits of lazyEntityTree, by the file of `entities` or htmlparser2 they are made in. */
+const entityTreeEdits: readonly { file: RegExp; from: string; to: string }[] = [
+  {
+    file: /[\\/]entities[\\/]dist[\\/]generated[\\/]decode-data-html\.js$/,
+    from: 'export const htmlDecodeTree = /* #__PURE__ */ decodeTrieDict(',
+    to: 'let tree;\nexport const htmlDecodeTree = () => tree ??= decodeTrieDict(',
+  },
+  {
+    file: /[\\/]entities[\\/]dist[\\/]decode\.js$/,
+    from: 'const decodeTree = htmlDecodeTree;',
+    to: 'const decodeTree = htmlDecodeTree();',
+  },
+  {
+    file: /[\\/]htmlparser2[\\/]dist[\\/]Tokenizer\.js$/,
+    from: 'xmlMode ? xmlDecodeTree : htmlDecodeTree,',
+    to: 'xmlMode ? xmlDecodeTree : htmlDecodeTree(),',
+  },
+];
+
+/**
+ * The table of HTML's named character references is built when first used, not as the CLI
+ * loads: `entities` decodes it from a string at its top, about 3 ms of every start of `check`,
+ * yet pages are read by the core's scanner, which decodes only text holding an `&`. The table's
+ * one export becomes a function returning it, and both places that read it (entities' decoder,
+ * htmlparser2's Tokenizer) call it. An edit that no longer matches its file fails the build, as
+ * does any other package file that names the table (it would read a function).
+ */
+export const lazyEntityTree: Plugin = {
+  name: 'lazy-entity-tree',
+  setup(b) {
+    for (const edit of entityTreeEdits)
+      b.onLoad({ filter: edit.file }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        if (source.split(edit.from).length !== 2)
+          throw new Error(
+            `${args.path} no longer reads "${edit.from}" once: see bundle-options.ts`,
+          );
+        return { contents: source.replace(edit.from, edit.to), loader: 'js' };
+      });
+    b.onLoad({ filter: /[\\/]node_modules[\\/].*\.[cm]?js$/ }, async (args) => {
+      if ((await readFile(args.path, 'utf8')).includes('htmlDecodeTree'))
+        throw new Error(`${args.path} reads htmlDecodeTree, made lazy: see bundle-options.ts`);
+      return undefined;
+    });
   },
 };

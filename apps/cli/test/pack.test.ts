@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { packCli } from '../scripts/pack.js';
 import { readInput } from '../src/lib/read-input.js';
 import { checkZip } from '@galley/core';
-import { removeDirectory, repo, zipped } from './support/galley.js';
+import { folderOf, removeDirectory, repo, zipped } from './support/galley.js';
 import { largeFolder } from './support/large-folder.js';
 
 vi.setConfig({ testTimeout: 300_000 });
@@ -112,6 +112,45 @@ describe.skipIf(!!unreachable)('npm install -g of the packed galley', () => {
     );
     expect(checked.code).toBe(1);
     expect(checked.stdout).toBe(`${JSON.stringify(checkZip(zip))}\n`);
+  });
+
+  it('galley check reads character references as the core does, on both of its page readers', async () => {
+    // Named references decode with the table the bundle builds on first use (bundle-options.ts):
+    // in attributes and text read by the scanner, and in a page with inline SVG read by the Parser.
+    const project = {
+      format: 1,
+      title: 'References',
+      media: { id: 'web', version: 1 },
+      pages: ['index.html', 'about.html'].map((file) => ({
+        file,
+        title: file,
+        public_url: `/${file}`,
+      })),
+    };
+    const html = (body: string) =>
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>T&eacute;</title></head><body>${body}</body></html>`;
+    const zip = zipped(
+      folderOf({
+        'project.json': JSON.stringify(project),
+        'index.html': html(
+          '<a href="about&period;html">caf&eacute;</a><a href="gone&period;html">x</a>',
+        ),
+        'about.html': html(
+          '<svg><a href="index&period;html"><text>&amp;</text></a></svg><a href="lost&#46;html">y</a>',
+        ),
+      }),
+    );
+    const zipPath = join(dir, 'references.zip');
+    await writeFile(zipPath, zip);
+    const checked = await run(['check', zipPath, '--json']).then(
+      () => ({ code: 0, stdout: '' }),
+      (failed: { code: number; stdout: string }) => failed,
+    );
+    expect(checked.code).toBe(1);
+    const report = checkZip(zip);
+    expect(checked.stdout).toBe(`${JSON.stringify(report)}\n`);
+    // Exactly the two missing files, as decoded: the references to existing pages resolved.
+    expect(report.violations.map((v) => v.actual).sort()).toEqual(['gone.html', 'lost.html']);
   });
 
   it('galley serve answers /healthz, sends the screen’s bundles and opens a folder on its pool', async () => {

@@ -344,7 +344,8 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
       const held = new Promise<void>((resolve) => (release = resolve));
       const sent: string[] = [];
       await page.route('**/operations', async (route) => {
-        sent.push(route.request().postDataJSON().operation.kind as string);
+        const body = route.request().postDataJSON() as { operation: { kind: string } };
+        sent.push(body.operation.kind);
         if (sent.length === 1) await held;
         await route.continue();
       });
