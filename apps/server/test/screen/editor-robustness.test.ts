@@ -3,6 +3,7 @@
 import { writeZip } from '@galley/core';
 import { startServer } from '@galley/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { logIn, openSite, screenshot, startScreenTest, whyNoChromium } from './screen-harness.js';
 import type { ScreenTest } from './screen-harness.js';
 import {
@@ -37,6 +38,34 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
 
   const editorOf = (site: { id: string; index: string }) =>
     `${t.server.url}/projects/${site.id}/edit?page=${site.index}`;
+
+  /**
+   * Holds the editor's first operation request until `release` is called, then lets it through
+   * (or fails it, as a dropped connection); `sent` lists the kinds of the operations posted.
+   */
+  async function holdFirstOperation(page: Page, then: 'continue' | 'abort' = 'continue') {
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const sent: string[] = [];
+    await page.route('**/operations', async (route) => {
+      const body = route.request().postDataJSON() as { operation?: { kind: string } };
+      sent.push(body.operation?.kind ?? route.request().method());
+      if (sent.length > 1) return route.continue();
+      await held;
+      return then === 'abort' ? route.abort('connectionreset') : route.continue();
+    });
+    return { release, sent };
+  }
+
+  /** The page's draft as the server holds it for the editor in `page` (its own client id). */
+  async function serverDraft(page: Page, pageId: string): Promise<string> {
+    const client = await page.evaluate<string>(`sessionStorage.getItem('${EDITOR_CLIENT_KEY}')`);
+    const draft = await fetch(`${t.server.url}/api/v1/pages/${pageId}/draft`, {
+      headers: { authorization: `Bearer ${t.server.token}`, 'x-editor-client': client },
+    });
+    expect(draft.status).toBe(200);
+    return ((await draft.json()) as { html: string }).html;
+  }
 
   it(
     'leaves the editor with one Back after changes (the preview adds no history)',
@@ -298,12 +327,7 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
       await rowOf(page, 'intro').click();
       // The removal's request is held until Ctrl+Z has been pressed: the removal is shown at
       // once, its answer comes after the undo.
-      let release = () => undefined as void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      await page.route('**/operations', async (route) => {
-        await held;
-        await route.continue();
-      });
+      const { release } = await holdFirstOperation(page);
       await page.keyboard.press('Delete');
       await expect.poll(() => preview.locator('#intro').count()).toBe(0);
       const answers: string[] = [];
@@ -318,13 +342,7 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
       await expect
         .poll(() => answers.filter((a) => a.includes(pagePath)).sort())
         .toEqual([`200 ${pagePath}/draft/undo`, `200 ${pagePath}/operations`]);
-      const client = await page.evaluate<string>(`sessionStorage.getItem('${EDITOR_CLIENT_KEY}')`);
-      const draft = await fetch(`${t.server.url}${pagePath}/draft`, {
-        headers: { authorization: `Bearer ${t.server.token}`, 'x-editor-client': client },
-      });
-      expect(draft.status).toBe(200);
-      const { html } = (await draft.json()) as { html: string };
-      expect(html).toContain('id="intro"');
+      expect(await serverDraft(page, site.index)).toContain('id="intro"');
       expect(problems).toEqual([]);
       await context.close();
     },
@@ -340,15 +358,7 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
       const preview = previewOf(page);
       await rowOf(page, 'intro').click();
       // The insert's request is held while the person types into the block they just placed.
-      let release = () => undefined as void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      const sent: string[] = [];
-      await page.route('**/operations', async (route) => {
-        const body = route.request().postDataJSON() as { operation: { kind: string } };
-        sent.push(body.operation.kind);
-        if (sent.length === 1) await held;
-        await route.continue();
-      });
+      const { release, sent } = await holdFirstOperation(page);
       await button(page, 'Paragraph').click();
       await page.keyboard.type('Open on Sundays.');
       expect(sent).toEqual(['insert']);
@@ -359,13 +369,9 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
       await expect.poll(() => noticesShown(page)).toEqual([]);
       await expect.poll(() => preview.locator('#intro + p').textContent()).toBe('Open on Sundays.');
       // The server holds what was typed: the draft's page has it.
-      const client = await page.evaluate<string>(`sessionStorage.getItem('${EDITOR_CLIENT_KEY}')`);
-      const pagePath = `/api/v1/pages/${site.index}`;
-      const draft = await fetch(`${t.server.url}${pagePath}/draft`, {
-        headers: { authorization: `Bearer ${t.server.token}`, 'x-editor-client': client },
-      });
-      const { html } = (await draft.json()) as { html: string };
-      expect(html).toMatch(/id="intro"[^]*<\/p>\s*<p>Open on Sundays.<\/p>/);
+      expect(await serverDraft(page, site.index)).toMatch(
+        /id="intro"[^]*<\/p>\s*<p>Open on Sundays.<\/p>/,
+      );
       expect(problems).toEqual([]);
       await context.close();
     },
@@ -380,12 +386,7 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
       await editing(page, editorOf(site));
       const preview = previewOf(page);
       await rowOf(page, 'intro').click();
-      let release = () => undefined as void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      await page.route('**/operations', async (route) => {
-        await held;
-        await route.abort('connectionreset');
-      });
+      const { release } = await holdFirstOperation(page, 'abort');
       await button(page, 'Paragraph').click();
       await page.keyboard.type('Never sent');
       release();
