@@ -9,7 +9,7 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { Plugin } from 'esbuild';
-import { cliBundle, lazyEntityTree, lazyFflate } from './bundle-options.js';
+import { cliBundle, lazyEntityTree, lazyFflate, lazySaxes } from './bundle-options.js';
 
 const cliDir = fileURLToPath(new URL('..', import.meta.url));
 const outdir = join(cliDir, 'dist/commands');
@@ -37,6 +37,6 @@ await build({
   ...cliBundle,
   // Loaded on a terminal only; resolved from the CLI's own dependencies.
   external: ['cli-progress', 'commander'],
-  plugins: [sharedModules, lazyFflate, lazyEntityTree],
+  plugins: [sharedModules, lazyFflate, lazySaxes, lazyEntityTree],
   sourcemap: true,
 });

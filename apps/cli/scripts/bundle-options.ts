@@ -14,33 +14,60 @@ export const cliBundle = {
 } satisfies BuildOptions;
 
 /**
+ * A package the core imports, bundled as usual but run when first called rather than as the CLI
+ * starts (esbuild runs a required module's top level at its first require): `functions` are
+ * called, `classes` constructed with `new`. Only these names are exported, so a name the core
+ * newly imports fails the build here, not at run time.
+ */
+function lazyPackage(
+  name: string,
+  entry: string,
+  { functions = [], classes = [] }: { functions?: string[]; classes?: string[] },
+): Plugin {
+  const namespace = `lazy-${name}`;
+  const contents = [
+    `let loadedModule;`,
+    `const loaded = () => (loadedModule ??= require(${JSON.stringify(entry)}));`,
+    ...functions.map((f) => `export const ${f} = (...args) => loaded().${f}(...args);`),
+    ...classes.map((c) => `export function ${c}(...args) { return new (loaded().${c})(...args); }`),
+  ].join('\n');
+  return {
+    name: namespace,
+    setup(b) {
+      b.onResolve({ filter: new RegExp(`^${name}$`) }, (args) =>
+        // The module below requires the package itself: that require is resolved as usual.
+        args.namespace === namespace
+          ? undefined
+          : { path: name, namespace, pluginData: { resolveDir: args.resolveDir } },
+      );
+      b.onLoad({ filter: /.*/, namespace }, (args) => ({
+        contents,
+        loader: 'js',
+        resolveDir: (args.pluginData as { resolveDir: string }).resolveDir,
+      }));
+    },
+  };
+}
+
+/**
  * fflate as the CLI needs it: its plain build (the Node one creates a require and loads
  * worker_threads at its top, for an asynchronous API Galley does not use), loaded when first
  * called. fflate builds its Huffman tables as it loads, a few ms of every start of `check`, yet
  * the CLI reads and writes ZIPs with node:zlib (nodeZipCodec, zipFolder) and calls fflate only
  * for an entry node:zlib refuses. The core imports these three names of it (zip/inflate.ts,
- * zip/write.ts); a name it newly imports fails the build here, not at run time.
+ * zip/write.ts).
  */
-export const lazyFflate: Plugin = {
-  name: 'lazy-fflate',
-  setup(b) {
-    b.onResolve({ filter: /^fflate$/ }, (args) => ({
-      path: 'fflate',
-      namespace: 'lazy-fflate',
-      pluginData: { resolveDir: args.resolveDir },
-    }));
-    b.onLoad({ filter: /.*/, namespace: 'lazy-fflate' }, (args) => ({
-      // esbuild bundles the required module and runs its top level at the first require.
-      contents: `let fflate;
-const loaded = () => (fflate ??= require('fflate/browser'));
-export const inflateSync = (...args) => loaded().inflateSync(...args);
-export const deflateSync = (...args) => loaded().deflateSync(...args);
-export function Inflate(...args) { return new (loaded().Inflate)(...args); }`,
-      loader: 'js',
-      resolveDir: (args.pluginData as { resolveDir: string }).resolveDir,
-    }));
-  },
-};
+export const lazyFflate = lazyPackage('fflate', 'fflate/browser', {
+  functions: ['inflateSync', 'deflateSync'],
+  classes: ['Inflate'],
+});
+
+/**
+ * saxes, which reads SVG files (files/svg.ts), loaded when an SVG is first read: its character
+ * classes (xmlchars) build large Unicode regular expressions as it loads, about 1 ms of every
+ * start of `check`, for folders that mostly hold no SVG.
+ */
+export const lazySaxes = lazyPackage('saxes', 'saxes', { classes: ['SaxesParser'] });
 
 /** The edits of lazyEntityTree, by the file of `entities` or htmlparser2 they are made in. */
 const entityTreeEdits: readonly { file: RegExp; from: string; to: string }[] = [

@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { build, transform } from 'esbuild';
 import type { Plugin } from 'esbuild';
 import { bundleBrowser } from '../../../packages/browser/scripts/bundle.js';
-import { cliBundle, lazyEntityTree, lazyFflate } from './bundle-options.js';
+import { cliBundle, lazyEntityTree, lazyFflate, lazySaxes } from './bundle-options.js';
 
 const cliDir = fileURLToPath(new URL('..', import.meta.url));
 const repo = join(cliDir, '../..');
@@ -150,7 +150,14 @@ async function bundleCli(dir: string): Promise<void> {
     chunkNames: '[name]-[hash]', // beside galley.js: `../package.json` is the package's from each
     ...cliBundle,
     external: neverLoaded,
-    plugins: [requiredWhereUsed, lazyChildProcess, lazyFflate, lazyEntityTree, piscinaWorker],
+    plugins: [
+      requiredWhereUsed,
+      lazyChildProcess,
+      lazyFflate,
+      lazySaxes,
+      lazyEntityTree,
+      piscinaWorker,
+    ],
     minify: true,
     legalComments: 'linked',
     write: false,
