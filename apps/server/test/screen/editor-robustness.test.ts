@@ -389,8 +389,12 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
       const { release } = await holdFirstOperation(page, 'abort');
       await button(page, 'Paragraph').click();
       await page.keyboard.type('Never sent');
+      // Enter before the failure: the text waits for the insert, and goes with it.
+      await page.keyboard.press('Enter');
       release();
       await expect.poll(() => noticeText(page, 'palette')).not.toBe('');
+      await page.waitForTimeout(300); // the text's change, run once the insert failed
+      expect(await noticesShown(page)).toEqual([`palette: ${await noticeText(page, 'palette')}`]);
       await expect.poll(() => preview.locator('#intro + p').textContent()).toBe('See the menu.');
       expect(await preview.locator('body').textContent()).not.toContain('Never sent');
       expect(await preview.locator('[contenteditable]').count()).toBe(0);
@@ -399,6 +403,41 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
       await expect
         .poll(() => page.evaluate<string | null>('document.activeElement.textContent'))
         .toBe(await selectedRow(page).textContent());
+      await context.close();
+    },
+    SLOW_MS,
+  );
+
+  it(
+    'takes a palette block clicked while another element’s text is being edited',
+    async () => {
+      const site = await openSite(t, plainSiteZip());
+      const { page, context, problems } = await t.signedIn();
+      await editing(page, editorOf(site));
+      const preview = previewOf(page);
+      const editable = preview.locator('[contenteditable]');
+      // The click on the block ends the editing of #intro, unchanged: the focus stays with the
+      // new block, and what is typed goes into it.
+      await preview.locator('#intro').dblclick({ position: { x: 5, y: 5 } });
+      await expect.poll(() => editable.count()).toBe(1);
+      await button(page, 'Paragraph').click();
+      await page.keyboard.type('First block.');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => preview.locator('#intro + p').textContent()).toBe('First block.');
+      // Changed: its text is on its way as the block is chosen; the block waits for it.
+      await preview.locator('#intro').dblclick({ position: { x: 5, y: 5 } });
+      await expect.poll(() => editable.count()).toBe(1);
+      await page.keyboard.type('Fresh bread.');
+      await button(page, 'Heading').click();
+      await expect.poll(() => preview.locator('h2[contenteditable]').count()).toBe(1);
+      await page.keyboard.type('Second block.');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => preview.locator('#intro + h2').textContent()).toBe('Second block.');
+      expect(await preview.locator('#intro').textContent()).toBe('Fresh bread.');
+      expect(await noticesShown(page)).toEqual([]);
+      const html = await serverDraft(page, site.index);
+      expect(html).toMatch(/Fresh bread\.<\/p>\s*<h2>Second block\.<\/h2>\s*<p>First block\.<\/p>/);
+      expect(problems).toEqual([]);
       await context.close();
     },
     SLOW_MS,

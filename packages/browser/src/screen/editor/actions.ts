@@ -33,6 +33,8 @@ export class EditorActions {
 
   /** The change on its way to the server, which an undo or a redo pressed meanwhile waits for. */
   private pending: Promise<unknown> = Promise.resolve();
+  /** Whether the last change sent was refused (its failure is on show). */
+  private lastFailed = false;
 
   constructor(private readonly model: EditorModel) {}
 
@@ -60,6 +62,9 @@ export class EditorActions {
       operation = build(ref, view);
     } catch (error) {
       if (!(error instanceof Gone)) throw error;
+      // Its element went with a change it waited for, refused: that refusal, on show, says why
+      // (text typed into a new block whose insert failed).
+      if (options.queued && this.lastFailed) return false;
       operation = 'That element is no longer on the page.';
     }
     if (typeof operation === 'string') {
@@ -74,6 +79,7 @@ export class EditorActions {
     const applied = await answer;
     model.busy.value = null;
     const settled = this.settle(draft, applied, place, show);
+    this.lastFailed = !settled;
     // Refused: the draft is as it was before the change, and so is the selection.
     if (!settled) model.selectAgain(selected);
     return settled;
@@ -242,7 +248,9 @@ export class EditorActions {
           ? { kind: 'insert', parent: ref(parent), before: ref(before), html }
           : { kind: 'insert', parent: ref(parent), html };
       },
-      shown ? { shown } : {},
+      // A block chosen while the text just edited in place is on its way waits for it (the
+      // click that chose it ended that editing); any other change on its way refuses it.
+      { queued: this.model.busy.peek() === 'swap', ...(shown ? { shown } : {}) },
     );
   }
 

@@ -57,11 +57,13 @@ export function Canvas({ screen }: { screen: EditorScreen }) {
           void screen.actions.moveTo(target, anchor, where, 'canvas'),
         // peek: a redraw runs inside the effect that draws the document, which must not depend on it.
         moved: () => (screen.tick.value = screen.tick.peek() + 1),
-        edited: (handle, html) => {
+        edited: (handle, html, focusLeft) => {
           model.editingText.value = null;
           // Focus goes back to the element's row, not to the preview's own body; to the
-          // selection's row when the element has left the page (its insert failed).
+          // selection's row when the element has left the page (its insert failed). Not when the
+          // person put it elsewhere (a palette block just clicked may be taking it).
           const back = () => {
+            if (focusLeft) return;
             const onPage = model.shown.peek()?.elements.numberOf(handle) != null;
             screen.select(onPage ? handle : model.selection.peek(), {
               reveal: false,

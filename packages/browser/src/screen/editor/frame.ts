@@ -15,8 +15,11 @@ export interface FrameEvents {
   drop(target: ElementHandle, anchor: ElementHandle, where: Placement): void;
   /** The frame scrolled, resized or was drawn again: the overlay must follow. */
   moved(): void;
-  /** An in-place edit ended: the new content (null when cancelled or unchanged). */
-  edited(target: ElementHandle, html: string | null): void;
+  /**
+   * An in-place edit ended: the new content (null when cancelled or unchanged); `focusLeft` when
+   * it ended because the focus went elsewhere (a click out of it), which is then left there.
+   */
+  edited(target: ElementHandle, html: string | null, focusLeft: boolean): void;
 }
 
 export interface FrameSource {
@@ -382,7 +385,7 @@ export class PreviewFrame {
     this.stopEditing(false);
     this.editing = { handle, element, before: element.innerHTML };
     element.contentEditable = 'true';
-    element.addEventListener('blur', () => this.stopEditing(true), { once: true });
+    element.addEventListener('blur', () => this.stopEditing(true, true), { once: true });
     element.focus();
     const selection = element.ownerDocument.getSelection();
     selection?.selectAllChildren(element);
@@ -405,7 +408,7 @@ export class PreviewFrame {
   }
 
   /** Ends an in-place edit, committing its content or putting the old one back. */
-  stopEditing(commit: boolean): void {
+  stopEditing(commit: boolean, focusLeft = false): void {
     const editing = this.editing;
     if (!editing) return;
     this.editing = null;
@@ -416,6 +419,7 @@ export class PreviewFrame {
     this.events.edited(
       handle,
       commit && after !== contentOf(withContent(element, before)) ? after : null,
+      focusLeft,
     );
   }
 }
