@@ -109,3 +109,38 @@ export async function insertParagraph(page: Page, id: string, text = id): Promis
   await insertHtml(page, `<p id="${id}">${text}</p>`, { at: 'content' });
   await expect.poll(() => outlineHas(page, id)).toBe(1);
 }
+
+/** Where the screen keeps its editor's client id (X-Editor-Client), per tab. */
+export const EDITOR_CLIENT_KEY = 'galley.editor-client';
+
+/**
+ * Holds the editor's first operation request until `release` is called, then lets it through
+ * (or fails it, as a dropped connection); `sent` lists the kinds of the operations posted.
+ */
+export async function holdFirstOperation(page: Page, then: 'continue' | 'abort' = 'continue') {
+  let release = () => undefined as void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const sent: string[] = [];
+  await page.route('**/operations', async (route) => {
+    const body = route.request().postDataJSON() as { operation?: { kind: string } };
+    sent.push(body.operation?.kind ?? route.request().method());
+    if (sent.length > 1) return route.continue();
+    await held;
+    return then === 'abort' ? route.abort('connectionreset') : route.continue();
+  });
+  return { release, sent };
+}
+
+/** The page's draft as the server holds it for the editor in `page` (its own client id). */
+export async function serverDraft(
+  server: { url: string; token: string },
+  page: Page,
+  pageId: string,
+): Promise<string> {
+  const client = await page.evaluate<string>(`sessionStorage.getItem('${EDITOR_CLIENT_KEY}')`);
+  const draft = await fetch(`${server.url}/api/v1/pages/${pageId}/draft`, {
+    headers: { authorization: `Bearer ${server.token}`, 'x-editor-client': client },
+  });
+  expect(draft.status).toBe(200);
+  return ((await draft.json()) as { html: string }).html;
+}

@@ -3,11 +3,13 @@
 import { writeZip } from '@galley/core';
 import { startServer } from '@galley/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { logIn, openSite, screenshot, startScreenTest, whyNoChromium } from './screen-harness.js';
+import { logIn, openSite, startScreenTest, whyNoChromium } from './screen-harness.js';
 import type { ScreenTest } from './screen-harness.js';
 import {
   button,
+  EDITOR_CLIENT_KEY,
+  holdFirstOperation,
+  serverDraft,
   editing,
   insertHtml,
   insertParagraph,
@@ -19,15 +21,12 @@ import {
   previewOf,
   PREVIEW,
   rowOf,
-  selectedRow,
   SLOW_MS,
 } from './editor-helpers.js';
 import { page as sitePage, plainSiteZip } from './site-fixtures.js';
 
 const why = whyNoChromium();
 if (why) console.warn(`skipped: ${why}`);
-
-const EDITOR_CLIENT_KEY = 'galley.editor-client';
 
 describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, copies', () => {
   let t: ScreenTest;
@@ -38,34 +37,6 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
 
   const editorOf = (site: { id: string; index: string }) =>
     `${t.server.url}/projects/${site.id}/edit?page=${site.index}`;
-
-  /**
-   * Holds the editor's first operation request until `release` is called, then lets it through
-   * (or fails it, as a dropped connection); `sent` lists the kinds of the operations posted.
-   */
-  async function holdFirstOperation(page: Page, then: 'continue' | 'abort' = 'continue') {
-    let release = () => undefined as void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const sent: string[] = [];
-    await page.route('**/operations', async (route) => {
-      const body = route.request().postDataJSON() as { operation?: { kind: string } };
-      sent.push(body.operation?.kind ?? route.request().method());
-      if (sent.length > 1) return route.continue();
-      await held;
-      return then === 'abort' ? route.abort('connectionreset') : route.continue();
-    });
-    return { release, sent };
-  }
-
-  /** The page's draft as the server holds it for the editor in `page` (its own client id). */
-  async function serverDraft(page: Page, pageId: string): Promise<string> {
-    const client = await page.evaluate<string>(`sessionStorage.getItem('${EDITOR_CLIENT_KEY}')`);
-    const draft = await fetch(`${t.server.url}/api/v1/pages/${pageId}/draft`, {
-      headers: { authorization: `Bearer ${t.server.token}`, 'x-editor-client': client },
-    });
-    expect(draft.status).toBe(200);
-    return ((await draft.json()) as { html: string }).html;
-  }
 
   it(
     'leaves the editor with one Back after changes (the preview adds no history)',
@@ -342,101 +313,7 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
       await expect
         .poll(() => answers.filter((a) => a.includes(pagePath)).sort())
         .toEqual([`200 ${pagePath}/draft/undo`, `200 ${pagePath}/operations`]);
-      expect(await serverDraft(page, site.index)).toContain('id="intro"');
-      expect(problems).toEqual([]);
-      await context.close();
-    },
-    SLOW_MS,
-  );
-
-  it(
-    'keeps the keys typed into a new paragraph while its insert is still on its way',
-    async () => {
-      const site = await openSite(t, plainSiteZip());
-      const { page, context, problems } = await t.signedIn();
-      await editing(page, editorOf(site));
-      const preview = previewOf(page);
-      await rowOf(page, 'intro').click();
-      // The insert's request is held while the person types into the block they just placed.
-      const { release, sent } = await holdFirstOperation(page);
-      await button(page, 'Paragraph').click();
-      await page.keyboard.type('Open on Sundays.');
-      expect(sent).toEqual(['insert']);
-      await screenshot(page, 'editor-typing-before-answer');
-      release();
-      await page.keyboard.press('Enter');
-      await expect.poll(() => sent).toEqual(['insert', 'swap']);
-      await expect.poll(() => noticesShown(page)).toEqual([]);
-      await expect.poll(() => preview.locator('#intro + p').textContent()).toBe('Open on Sundays.');
-      // The server holds what was typed: the draft's page has it.
-      expect(await serverDraft(page, site.index)).toMatch(
-        /id="intro"[^]*<\/p>\s*<p>Open on Sundays.<\/p>/,
-      );
-      expect(problems).toEqual([]);
-      await context.close();
-    },
-    SLOW_MS,
-  );
-
-  it(
-    'ends the editing of a new paragraph whose insert failed, and says so at the palette',
-    async () => {
-      const site = await openSite(t, plainSiteZip());
-      const { page, context } = await t.signedIn();
-      await editing(page, editorOf(site));
-      const preview = previewOf(page);
-      await rowOf(page, 'intro').click();
-      const { release } = await holdFirstOperation(page, 'abort');
-      await button(page, 'Paragraph').click();
-      await page.keyboard.type('Never sent');
-      // Enter before the failure: the text waits for the insert, and goes with it.
-      await page.keyboard.press('Enter');
-      release();
-      await expect.poll(() => noticeText(page, 'palette')).not.toBe('');
-      await page.waitForTimeout(300); // the text's change, run once the insert failed
-      expect(await noticesShown(page)).toEqual([`palette: ${await noticeText(page, 'palette')}`]);
-      await expect.poll(() => preview.locator('#intro + p').textContent()).toBe('See the menu.');
-      expect(await preview.locator('body').textContent()).not.toContain('Never sent');
-      expect(await preview.locator('[contenteditable]').count()).toBe(0);
-      // The selection is back where it was before the insert, and so is the focus.
-      expect(await selectedRow(page).textContent()).toContain('#intro');
-      await expect
-        .poll(() => page.evaluate<string | null>('document.activeElement.textContent'))
-        .toBe(await selectedRow(page).textContent());
-      await context.close();
-    },
-    SLOW_MS,
-  );
-
-  it(
-    'takes a palette block clicked while another element’s text is being edited',
-    async () => {
-      const site = await openSite(t, plainSiteZip());
-      const { page, context, problems } = await t.signedIn();
-      await editing(page, editorOf(site));
-      const preview = previewOf(page);
-      const editable = preview.locator('[contenteditable]');
-      // The click on the block ends the editing of #intro, unchanged: the focus stays with the
-      // new block, and what is typed goes into it.
-      await preview.locator('#intro').dblclick({ position: { x: 5, y: 5 } });
-      await expect.poll(() => editable.count()).toBe(1);
-      await button(page, 'Paragraph').click();
-      await page.keyboard.type('First block.');
-      await page.keyboard.press('Enter');
-      await expect.poll(() => preview.locator('#intro + p').textContent()).toBe('First block.');
-      // Changed: its text is on its way as the block is chosen; the block waits for it.
-      await preview.locator('#intro').dblclick({ position: { x: 5, y: 5 } });
-      await expect.poll(() => editable.count()).toBe(1);
-      await page.keyboard.type('Fresh bread.');
-      await button(page, 'Heading').click();
-      await expect.poll(() => preview.locator('h2[contenteditable]').count()).toBe(1);
-      await page.keyboard.type('Second block.');
-      await page.keyboard.press('Enter');
-      await expect.poll(() => preview.locator('#intro + h2').textContent()).toBe('Second block.');
-      expect(await preview.locator('#intro').textContent()).toBe('Fresh bread.');
-      expect(await noticesShown(page)).toEqual([]);
-      const html = await serverDraft(page, site.index);
-      expect(html).toMatch(/Fresh bread\.<\/p>\s*<h2>Second block\.<\/h2>\s*<p>First block\.<\/p>/);
+      expect(await serverDraft(t.server, page, site.index)).toContain('id="intro"');
       expect(problems).toEqual([]);
       await context.close();
     },
