@@ -84,6 +84,10 @@ export async function editing(page: Page, url: string): Promise<void> {
   await expect.poll(() => tree(page).getByRole('treeitem').count()).toBeGreaterThan(0);
 }
 
+/** The editor of a site's index page (openSite's `editor` opens the project's default page). */
+export const indexEditor = (site: { editor: string; index: string }) =>
+  `${site.editor}?page=${site.index}`;
+
 export type Placement = 'After' | 'Before' | 'Inside, at the end';
 
 /**

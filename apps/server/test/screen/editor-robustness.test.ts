@@ -9,6 +9,7 @@ import {
   button,
   EDITOR_CLIENT_KEY,
   holdFirstOperation,
+  indexEditor,
   serverDraft,
   editing,
   insertHtml,
@@ -35,9 +36,6 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
   });
   afterAll(() => t?.close());
 
-  const editorOf = (site: { id: string; index: string }) =>
-    `${t.server.url}/projects/${site.id}/edit?page=${site.index}`;
-
   it(
     'leaves the editor with one Back after changes (the preview adds no history)',
     async () => {
@@ -45,7 +43,7 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
       const { page, context, problems } = await t.signedIn();
       const project = `${t.server.url}/projects/${site.id}`;
       await page.goto(project);
-      await editing(page, editorOf(site));
+      await editing(page, indexEditor(site));
       const preview = previewOf(page);
       await expect.poll(() => preview.locator('#intro').count()).toBe(1);
       const before = await page.evaluate<number>('history.length');
@@ -73,7 +71,7 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
           saves.push(r.url());
       });
       await logIn(page, t.server.url, t.server.account.email, t.server.password);
-      await editing(page, editorOf(site));
+      await editing(page, indexEditor(site));
       const save = button(page, 'Save');
       const nothing = 'Nothing to save: no change since the saved page.';
 
@@ -123,7 +121,7 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
     async () => {
       const site = await openSite(t, plainSiteZip());
       const { page, context } = await t.signedIn();
-      await editing(page, editorOf(site));
+      await editing(page, indexEditor(site));
       const client = await page.evaluate<string>(`sessionStorage.getItem('${EDITOR_CLIENT_KEY}')`);
       expect(client).toMatch(/^screen-/);
 
@@ -133,7 +131,7 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
       await copy.addInitScript(
         `if (!sessionStorage.getItem('${EDITOR_CLIENT_KEY}')) sessionStorage.setItem('${EDITOR_CLIENT_KEY}', '${client}');`,
       );
-      await copy.goto(editorOf(site));
+      await copy.goto(indexEditor(site));
       const copyStatus = copy.locator('#lock-status');
       await expect.poll(() => copyStatus.textContent()).toMatch(/^Read-only: /);
       expect(await copyStatus.textContent()).toContain('(Ada on the editing screen)');
@@ -215,7 +213,7 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
       await expect.poll(() => page.locator('h1').textContent()).toBe(long);
       await expect.poll(() => page.locator('#history-list td', { hasText: long }).count()).toBe(1);
       expect(await fits()).toBe(true);
-      await editing(page, editorOf(site));
+      await editing(page, indexEditor(site));
       expect(await page.title()).toBe(`index.html in ${long} · Galley`);
       expect(await page.locator('h1').textContent()).toBe(`Editing index.html in ${long}`);
       expect(await fits()).toBe(true);
@@ -262,7 +260,7 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
         if (r.method() !== 'GET' && r.url().includes('/api/v1/pages/'))
           sent.push(`${r.method()} ${new URL(r.url()).pathname.replace(/^.*\//, '')}`);
       });
-      await editing(page, editorOf(site));
+      await editing(page, indexEditor(site));
       const notWellFormed = 'The HTML is not well formed: check that every tag is closed.';
       // HTML without its end tag, from the palette: refused in the browser, nothing sent, said
       // at the palette.
@@ -293,7 +291,7 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
     async () => {
       const site = await openSite(t, plainSiteZip());
       const { page, context, problems } = await t.signedIn();
-      await editing(page, editorOf(site));
+      await editing(page, indexEditor(site));
       const preview = previewOf(page);
       await rowOf(page, 'intro').click();
       // The removal's request is held until Ctrl+Z has been pressed: the removal is shown at
@@ -329,7 +327,7 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
       // The preview is posted anew every 10 minutes (its pass lives 15): a fake clock brings
       // that on.
       await page.clock.install();
-      await editing(page, editorOf(site));
+      await editing(page, indexEditor(site));
       await insertParagraph(page, 'before-restart');
       const preview = previewOf(page);
       await expect.poll(() => preview.locator('#before-restart').count()).toBe(1);

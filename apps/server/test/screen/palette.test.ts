@@ -9,6 +9,7 @@ import {
   button,
   editing,
   holdFirstOperation,
+  indexEditor,
   noticesShown,
   noticeText,
   previewOf,
@@ -30,15 +31,12 @@ describe.skipIf(!!why)('screen: typing into blocks from the Insert palette', () 
   });
   afterAll(() => t?.close());
 
-  const editorOf = (site: { id: string; index: string }) =>
-    `${t.server.url}/projects/${site.id}/edit?page=${site.index}`;
-
   it(
     'keeps the keys typed into a new paragraph while its insert is still on its way',
     async () => {
       const site = await openSite(t, plainSiteZip());
       const { page, context, problems } = await t.signedIn();
-      await editing(page, editorOf(site));
+      await editing(page, indexEditor(site));
       const preview = previewOf(page);
       await rowOf(page, 'intro').click();
       // The insert's request is held while the person types into the block they just placed.
@@ -67,7 +65,7 @@ describe.skipIf(!!why)('screen: typing into blocks from the Insert palette', () 
     async () => {
       const site = await openSite(t, plainSiteZip());
       const { page, context } = await t.signedIn();
-      await editing(page, editorOf(site));
+      await editing(page, indexEditor(site));
       const preview = previewOf(page);
       await rowOf(page, 'intro').click();
       const { release } = await holdFirstOperation(page, 'abort');
@@ -97,7 +95,7 @@ describe.skipIf(!!why)('screen: typing into blocks from the Insert palette', () 
     async () => {
       const site = await openSite(t, plainSiteZip());
       const { page, context, problems } = await t.signedIn();
-      await editing(page, editorOf(site));
+      await editing(page, indexEditor(site));
       const preview = previewOf(page);
       const editable = preview.locator('[contenteditable]');
       // The click on the block ends the editing of #intro, unchanged: the focus stays with the
@@ -133,7 +131,7 @@ describe.skipIf(!!why)('screen: typing into blocks from the Insert palette', () 
       const site = await openSite(t, plainSiteZip());
       const { page, context } = await t.signedIn();
       await page.setViewportSize({ width: 1440, height: 900 });
-      await editing(page, editorOf(site));
+      await editing(page, indexEditor(site));
       const preview = previewOf(page);
       await rowOf(page, 'title').click();
       await page.getByRole('radio', { name: 'Before', exact: true }).check();
