@@ -308,12 +308,22 @@ describeStores('galley serve as several processes', (t) => {
   );
 
   it(
-    'stops gracefully: an upload in progress finishes, then every process exits 0',
+    'stops gracefully: an upload in progress finishes, a worker still starting stops too, then every process exits 0',
     { timeout: SLOW },
     async () => {
       const { token } = await issueToken(cluster.url, office.password);
       const bytes = Buffer.alloc(256 * 1024, 7);
+      // One worker dies; the stop comes while its replacement starts (it cannot hear it yet).
+      const [victim, survivor] = workerPids(cluster.child.pid!);
+      process.kill(victim!, 'SIGKILL');
+      await expect
+        .poll(() => workerPids(cluster.child.pid!).filter((pid) => pid !== victim), {
+          timeout: 30_000,
+          interval: 20,
+        })
+        .toHaveLength(WORKERS);
       const workers = workerPids(cluster.child.pid!);
+      expect(workers).toContain(survivor);
       const answer = new Promise<number>((resolve, reject) => {
         const req = request(
           new URL('/api/v2/blobs', cluster.url),

@@ -47,10 +47,12 @@ export function superviseWorkers(options: { count: number; logger: Logger }): Su
   let stopping = false;
   let pause = RESPAWN_PAUSE_MS;
   const exited = new Set<Promise<void>>();
+  /** Workers that said they listen: they have heard of stops since (see serveAsWorker). */
+  const listening = new Set<Worker>();
   let started = 0;
   let settle: { resolve(url: string): void; reject(error: Error): void };
-  const listening = new Promise<string>((resolve, reject) => (settle = { resolve, reject }));
-  listening.catch(() => undefined); // a failure is answered to whoever awaits it
+  const allListening = new Promise<string>((resolve, reject) => (settle = { resolve, reject }));
+  allListening.catch(() => undefined); // a failure is answered to whoever awaits it
 
   const fork = (first: boolean) => {
     const worker = cluster.fork();
@@ -63,6 +65,9 @@ export function superviseWorkers(options: { count: number; logger: Logger }): Su
       const message = ours<WorkerMessage>(raw);
       if (message?.galley === 'listening') {
         listened = true;
+        listening.add(worker);
+        // A worker still starting when the stop came could not hear it: tell it now that it can.
+        if (stopping) send(worker, { galley: 'stop' });
         if (first && ++started === count) settle.resolve(message.url);
       } else if (message?.galley === 'failed') {
         settle.reject(new WorkerStartFailure(message));
@@ -75,6 +80,7 @@ export function superviseWorkers(options: { count: number; logger: Logger }): Su
       }
     });
     worker.once('exit', (code, signal) => {
+      listening.delete(worker);
       if (stopping) return;
       if (first && !listened) {
         settle.reject(new WorkerStartFailure({ message: `a worker exited at start (${code})` }));
@@ -96,12 +102,10 @@ export function superviseWorkers(options: { count: number; logger: Logger }): Su
   own.workers.set(count);
 
   return {
-    listening,
+    listening: allListening,
     stop: async () => {
       stopping = true;
-      for (const worker of Object.values(cluster.workers ?? {})) {
-        if (worker) send(worker, { galley: 'stop' });
-      }
+      for (const worker of listening) send(worker, { galley: 'stop' });
       await Promise.all(exited);
     },
     kill: () => {
