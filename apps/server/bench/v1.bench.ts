@@ -5,7 +5,8 @@
 // request, not the length of a queue; a chain of operations carries its draft token from answer
 // to request. p50 comes from every response's own time; the measures are interleaved in ROUNDS
 // rounds and each figure is the median of its rounds, so drift on a busy machine hits all alike.
-// Writes <repo>/.bench/v1.json. Run: pnpm --filter @galley/server bench
+// Writes <repo>/.bench/v1.json. Run: pnpm --filter @galley/server bench (V1_BENCH_PROFILE=<dir>
+// profiles the servers).
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,8 @@ const ROUNDS = 5;
 const WARMUP_SECONDS = 2;
 const MEASURE_SECONDS = 5;
 const PAGE_BYTES = 200 * 1024;
+/** V1_BENCH_PROFILE=<dir>: each server writes a CPU profile there as it stops (--cpu-prof). */
+const PROFILE_DIR = process.env.V1_BENCH_PROFILE;
 
 const here = new URL('.', import.meta.url).pathname;
 const repo = join(here, '../../..');
@@ -34,7 +37,14 @@ interface Target {
 function startTarget(...args: string[]): Promise<Target> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', '--conditions=@galley/source', join(here, 'v1-target.ts'), ...args],
+    [
+      ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []),
+      '--import',
+      'tsx',
+      '--conditions=@galley/source',
+      join(here, 'v1-target.ts'),
+      ...args,
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   return new Promise((resolve, reject) => {
