@@ -114,9 +114,10 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   const height = await page.evaluate<number>(
     "Math.ceil(document.querySelector('main').getBoundingClientRect().bottom + scrollY)",
   );
+  const view = page.viewportSize() ?? VIEWPORT; // a test may have set its own
   await page.screenshot({
     path: new URL(`${name}.png`, screenshots).pathname,
-    clip: { x: 0, y: 0, width: VIEWPORT.width, height: Math.min(height, VIEWPORT.height) },
+    clip: { x: 0, y: 0, width: view.width, height: Math.min(height, view.height) },
   });
 }
 

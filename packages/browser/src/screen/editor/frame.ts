@@ -386,7 +386,10 @@ export class PreviewFrame {
     this.editing = { handle, element, before: element.innerHTML };
     element.contentEditable = 'true';
     element.addEventListener('blur', () => this.stopEditing(true, true), { once: true });
-    element.focus();
+    // Focus would centre the element in the window when any of it is hidden (under the sticky
+    // toolbar, whose height is the screen's scroll padding): the least scrolling shows it whole.
+    element.focus({ preventScroll: true });
+    element.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     const selection = element.ownerDocument.getSelection();
     selection?.selectAllChildren(element);
     this.events.moved();

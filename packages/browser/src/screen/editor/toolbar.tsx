@@ -1,6 +1,10 @@
 import { useComputed } from '@preact/signals';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { EditorScreen } from './screen.js';
 import { NoticeAt } from './notice.js';
+
+/** Room between the sticky toolbar and what is scrolled into view below it. */
+const STICKY_GAP_PX = 8;
 
 /** Undo, Redo, Save, the element actions and the device frames, above the canvas. */
 export function Toolbar({ screen }: { screen: EditorScreen }) {
@@ -26,8 +30,11 @@ export function Toolbar({ screen }: { screen: EditorScreen }) {
     if (event.detail > 1) return;
     void action().then(() => screen.keepFocus());
   };
+  const bar = useRef<HTMLDivElement>(null);
+  useScrollPaddingBelow(bar);
   return (
     <div
+      ref={bar}
       class="toolbar editor-toolbar"
       role="toolbar"
       aria-label="Page"
@@ -114,6 +121,31 @@ export function Toolbar({ screen }: { screen: EditorScreen }) {
       <NoticeAt model={model} place="toolbar" />
     </div>
   );
+}
+
+/**
+ * While the toolbar sticks to the top of the window, what the browser scrolls into view (a field
+ * reached with Tab, the element being typed into, even inside the preview) stops below it instead
+ * of under it: the page's scroll padding is the toolbar's height, kept as the toolbar grows (a
+ * notice, narrower windows) and dropped where it does not stick (narrow screens).
+ */
+function useScrollPaddingBelow(bar: { current: HTMLElement | null }): void {
+  useLayoutEffect(() => {
+    const element = bar.current;
+    if (!element) return;
+    const root = element.ownerDocument.documentElement;
+    const measure = () => {
+      const sticky = getComputedStyle(element).position === 'sticky';
+      root.style.scrollPaddingTop = sticky ? `${element.offsetHeight + STICKY_GAP_PX}px` : '';
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      root.style.scrollPaddingTop = '';
+    };
+  }, [bar]);
 }
 
 /**
