@@ -1,7 +1,8 @@
 // The Insert palette as a person uses it: a new heading, paragraph or link is typed into as soon
 // as it is shown, whether the server answers late, refuses, or another element's text was being
-// edited when the block was chosen; and the block being typed into is in view, below the sticky
-// toolbar, after the page around the preview was scrolled down to the palette.
+// edited when the block was chosen (the keys typed while it waits for that text are held for it);
+// and the block being typed into is in view, below the sticky toolbar, after the page around the
+// preview was scrolled down to the palette.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSite, screenshot, startScreenTest, whyNoChromium } from './screen-harness.js';
 import type { ScreenTest } from './screen-harness.js';
@@ -119,6 +120,55 @@ describe.skipIf(!!why)('screen: typing into blocks from the Insert palette', () 
       expect(await noticesShown(page)).toEqual([]);
       const html = await serverDraft(t.server, page, site.index);
       expect(html).toMatch(/Fresh bread\.<\/p>\s*<h2>Second block\.<\/h2>\s*<p>First block\.<\/p>/);
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+    SLOW_MS,
+  );
+
+  it(
+    'keeps the keys typed into a block that waits for another text on its way',
+    async () => {
+      const site = await openSite(t, plainSiteZip());
+      const { page, context, problems } = await t.signedIn();
+      await editing(page, indexEditor(site));
+      const preview = previewOf(page);
+      await preview.locator('#intro').dblclick({ position: { x: 5, y: 5 } });
+      await expect.poll(() => preview.locator('[contenteditable]').count()).toBe(1);
+      await page.keyboard.type('Fresh bread.');
+      // The click ends #intro's editing: its text is sent, and held; the block waits for it
+      // while the person types (spaces included: none presses the button again).
+      const { release, sent } = await holdFirstOperation(page);
+      await button(page, 'Paragraph').click();
+      await expect.poll(() => sent).toEqual(['swap']);
+      await page.keyboard.type('Open on Sundays');
+      expect(await preview.locator('[contenteditable]').count()).toBe(0);
+      release();
+      await expect
+        .poll(() => preview.locator('p[contenteditable]').textContent())
+        .toBe('Open on Sundays');
+      await page.keyboard.type('.');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => sent).toEqual(['swap', 'insert', 'swap']);
+      await expect.poll(() => preview.locator('#intro + p').textContent()).toBe('Open on Sundays.');
+      expect(await preview.locator('p').count()).toBe(3);
+      // Enter typed while held ends the block's editing once its typing is done.
+      await preview.locator('#intro').dblclick({ position: { x: 5, y: 5 } });
+      await expect.poll(() => preview.locator('[contenteditable]').count()).toBe(1);
+      await page.keyboard.type('Fresher bread.');
+      const second = await holdFirstOperation(page);
+      await button(page, 'Heading').click();
+      await expect.poll(() => second.sent).toEqual(['swap']);
+      await page.keyboard.type('Hours');
+      await page.keyboard.press('Enter');
+      second.release();
+      await expect.poll(() => second.sent).toEqual(['swap', 'insert', 'swap']);
+      await expect.poll(() => preview.locator('#intro + h2').textContent()).toBe('Hours');
+      expect(await preview.locator('[contenteditable]').count()).toBe(0);
+      expect(await noticesShown(page)).toEqual([]);
+      expect(await serverDraft(t.server, page, site.index)).toMatch(
+        /Fresher bread\.<\/p>\s*<h2>Hours<\/h2>\s*<p>Open on Sundays\.<\/p>/,
+      );
       expect(problems).toEqual([]);
       await context.close();
     },

@@ -248,10 +248,17 @@ export class EditorActions {
           ? { kind: 'insert', parent: ref(parent), before: ref(before), html }
           : { kind: 'insert', parent: ref(parent), html };
       },
-      // A block chosen while the text just edited in place is on its way waits for it (the
-      // click that chose it ended that editing); any other change on its way refuses it.
-      { queued: this.model.busy.peek() === 'swap', ...(shown ? { shown } : {}) },
+      { queued: this.waitsToInsert(), ...(shown ? { shown } : {}) },
     );
+  }
+
+  /**
+   * An insert now would wait for the change on its way: a block chosen while the text just edited
+   * in place is on its way waits for it (the click that chose it ended that editing); any other
+   * change on its way refuses it.
+   */
+  waitsToInsert(): boolean {
+    return this.model.busy.peek() === 'swap';
   }
 
   /** The attribute panel: the element replaced by itself with changed attributes. */

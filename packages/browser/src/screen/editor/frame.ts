@@ -3,6 +3,8 @@ import { h } from '../dom.js';
 import { library } from '../library.js';
 import type { Placement } from './actions.js';
 import { mapShown, patchPreview, renumber } from './frame-patch.js';
+import { typeHeld } from './held-keys.js';
+import type { HeldKey } from './held-keys.js';
 import type { ShownElements } from './frame-patch.js';
 
 /** What the preview tells the editor: all of it happens in the preview, none of it navigates. */
@@ -394,6 +396,14 @@ export class PreviewFrame {
     selection?.selectAllChildren(element);
     this.events.moved();
     return true;
+  }
+
+  /** Types keys held before the element could be edited into it (see held-keys.ts). */
+  typeHeld(keys: readonly HeldKey[]): void {
+    const editing = this.editing;
+    if (!editing || keys.length === 0) return;
+    const ended = typeHeld(editing.element.ownerDocument, keys);
+    if (ended) this.stopEditing(ended === 'Enter');
   }
 
   get isEditing(): boolean {

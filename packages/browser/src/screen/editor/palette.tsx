@@ -2,6 +2,7 @@ import { useSignal } from '@preact/signals';
 import type { ElementHandle } from '@galley/core';
 import type { Placement } from './actions.js';
 import type { EditorScreen } from './screen.js';
+import { holdKeys } from './held-keys.js';
 import { NoticeAt } from './notice.js';
 import { projectFiles } from './files.js';
 import { text } from '../dom.js';
@@ -59,13 +60,16 @@ export function Palette({ screen }: { screen: EditorScreen }) {
   const editable = model.editable.value;
   const insert = async (html: string, editText = false) => {
     // Editing starts as soon as the block is shown, not at the server's answer: keys typed right
-    // after the click go into it (its commit waits for the insert's answer).
+    // after the click go into it (its commit waits for the insert's answer). A block that waits
+    // for a text on its way is shown only after it: the keys typed meanwhile are held for it.
+    const held = editText && actions.waitsToInsert() ? holdKeys(document) : null;
     let editing = false;
     const startEditing = (inserted: ElementHandle) => {
-      screen.startEditing(inserted);
+      screen.startEditing(inserted, held?.release());
       editing = model.editingText.peek() === inserted;
     };
     const done = await actions.insert(html, where.value, editText ? startEditing : undefined);
+    held?.release(); // not shown: what was typed goes with it
     if (!done || !editing) screen.keepFocus();
     return done;
   };

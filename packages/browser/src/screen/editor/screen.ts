@@ -6,6 +6,7 @@ import { library } from '../library.js';
 import type { Device } from './devices.js';
 import { devicesFor } from './devices.js';
 import type { PreviewFrame } from './frame.js';
+import type { HeldKey } from './held-keys.js';
 import { EditorModel } from './model.js';
 
 export interface PageInfo {
@@ -81,15 +82,20 @@ export class EditorScreen {
     this.frame.show(key, shown.version ?? 0, shown.elements);
   }
 
-  /** Edits the element's text in the preview (double-click, or Enter on the selection). */
-  startEditing(handle: ElementHandle): void {
+  /**
+   * Edits the element's text in the preview (double-click, or Enter on the selection); `typed`:
+   * keys typed before it could be edited, typed into it first (see held-keys.ts).
+   */
+  startEditing(handle: ElementHandle, typed: readonly HeldKey[] = []): void {
     if (!this.model.editable.peek()) {
       this.model.say('This page is read-only here.', 'info', 'canvas');
       return;
     }
     this.select(handle);
     this.drawFrame();
-    if (this.frame?.startEditing(handle)) this.model.editingText.value = handle;
+    if (!this.frame?.startEditing(handle)) return;
+    this.model.editingText.value = handle;
+    this.frame.typeHeld(typed);
   }
 
   /**
