@@ -176,6 +176,38 @@ describe.skipIf(!!why)('screen: typing into blocks from the Insert palette', () 
   );
 
   it(
+    'inserts no block that waited for a text refused meanwhile, and says why the text was lost',
+    async () => {
+      const site = await openSite(t, plainSiteZip());
+      const { page, context } = await t.signedIn();
+      await editing(page, indexEditor(site));
+      const preview = previewOf(page);
+      await preview.locator('#intro').dblclick({ position: { x: 5, y: 5 } });
+      await expect.poll(() => preview.locator('[contenteditable]').count()).toBe(1);
+      await page.keyboard.type('Fresh bread.');
+      const { release, sent } = await holdFirstOperation(page, 'abort');
+      await button(page, 'Paragraph').click();
+      await expect.poll(() => sent).toEqual(['swap']);
+      await page.keyboard.type('xyz');
+      release();
+      // The text's failure stays on show, where the text was edited; no block went in after it.
+      await expect.poll(() => noticeText(page, 'canvas')).not.toBe('');
+      await page.waitForTimeout(300); // whatever the block would have done, after the failure
+      expect(await noticesShown(page)).toEqual([`canvas: ${await noticeText(page, 'canvas')}`]);
+      expect(sent).toEqual(['swap']);
+      expect(await preview.locator('p').count()).toBe(2);
+      expect(await preview.locator('#intro').textContent()).toBe(
+        'Fresh bread every morning. About us',
+      );
+      expect(await preview.locator('body').textContent()).not.toContain('xyz');
+      const html = await serverDraft(t.server, page, site.index);
+      expect(html).not.toMatch(/xyz|Fresh bread\./);
+      await context.close();
+    },
+    SLOW_MS,
+  );
+
+  it(
     'keeps the block being typed into in view, below the sticky toolbar',
     async () => {
       const site = await openSite(t, plainSiteZip());

@@ -44,7 +44,9 @@ export class EditorActions {
     options: OperateOptions = {},
   ): Promise<boolean> {
     const { model } = this;
-    if (options.queued) await this.afterPending();
+    // Chosen while the change it waited for was on its way, and that one was refused: its refusal
+    // is on show, and this one does not run on a draft other than the one the person chose it on.
+    if (options.queued && (await this.afterPending())) return false;
     const draft = model.draft.peek();
     if (!draft || !model.editable.peek()) return false;
     if (model.busy.peek()) {
@@ -62,9 +64,6 @@ export class EditorActions {
       operation = build(ref, view);
     } catch (error) {
       if (!(error instanceof Gone)) throw error;
-      // Its element went with a change it waited for, refused: that refusal, on show, says why
-      // (text typed into a new block whose insert failed).
-      if (options.queued && this.lastFailed) return false;
       operation = 'That element is no longer on the page.';
     }
     if (typeof operation === 'string') {
@@ -288,10 +287,17 @@ export class EditorActions {
     });
   }
 
-  /** Waits for the changes on their way (bounded: one that never settles must not hold this). */
-  private async afterPending(): Promise<void> {
-    for (let turn = 0; this.model.busy.peek() && turn < 8; turn++)
+  /**
+   * Waits for the changes on their way (bounded: one that never settles must not hold this);
+   * answers whether it waited and the last of them was refused.
+   */
+  private async afterPending(): Promise<boolean> {
+    let waited = false;
+    for (let turn = 0; this.model.busy.peek() && turn < 8; turn++) {
+      waited = true;
       await this.pending.catch(() => undefined);
+    }
+    return waited && this.lastFailed;
   }
 
   /**
@@ -301,7 +307,8 @@ export class EditorActions {
    */
   async step(direction: 'undo' | 'redo'): Promise<boolean> {
     const { model } = this;
-    await this.afterPending();
+    // The change it waited for was refused: an undo now would undo the one before it instead.
+    if (await this.afterPending()) return false;
     if (model.busy.peek()) return false;
     const draft = model.draft.peek();
     if (!draft || !model.editable.peek()) return false;
@@ -320,6 +327,7 @@ export class EditorActions {
     const moved = await answer;
     model.busy.value = null;
     const done = this.settle(draft, moved, 'toolbar', show);
+    this.lastFailed = !done;
     if (done) model.say(direction === 'undo' ? 'Undone.' : 'Redone.', 'ok', 'toolbar');
     return done;
   }
