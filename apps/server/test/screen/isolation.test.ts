@@ -80,6 +80,42 @@ describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () 
   );
 
   it(
+    'keeps the lock of a tab reloaded with unsaved changes from another tab waiting for it',
+    async () => {
+      const site = await openSite(t, plainSiteZip());
+      const first = await t.signedIn();
+      await first.page.goto(site.editor);
+      await expect.poll(() => lockStatus(first.page)).toContain('You are editing');
+      await previewOf(first.page)
+        .locator('#intro')
+        .dblclick({ position: { x: 5, y: 5 } });
+      await first.page.keyboard.type('Not saved yet.');
+      await first.page.keyboard.press('Enter');
+      await expect.poll(() => button(first.page, 'Save').isEnabled()).toBe(true);
+      // A second tab of the same person waits for the lock, read-only.
+      const second = await t.signedIn();
+      await second.page.goto(site.editor);
+      await expect.poll(() => lockStatus(second.page)).toContain('Read-only');
+      // The first tab reloads: the lock stays with it, and so does its draft.
+      await first.page.reload();
+      await expect.poll(() => lockStatus(first.page)).toContain('You are editing');
+      await expect
+        .poll(() => previewOf(first.page).locator('#intro').textContent())
+        .toBe('Not saved yet.');
+      await second.page.waitForTimeout(1_000); // the second tab would have taken a free lock
+      expect(await lockStatus(second.page)).toContain('Read-only');
+      // Without unsaved changes, a tab that goes away lets the lock go at once.
+      await first.page.keyboard.press('Control+s');
+      await expect.poll(() => button(first.page, 'Save').isDisabled()).toBe(true);
+      await first.page.goto(`${t.server.url}/projects`);
+      await expect.poll(() => lockStatus(second.page)).toContain('You are editing');
+      await first.context.close();
+      await second.context.close();
+    },
+    SLOW_MS,
+  );
+
+  it(
     'stores a page with scripts as written and previews it without running any of it',
     async () => {
       const site = await openSite(t, hostileSiteZip());

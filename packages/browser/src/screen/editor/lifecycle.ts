@@ -29,7 +29,13 @@ export class EditorLifecycle {
   async start(): Promise<void> {
     const { setup } = this.screen;
     const label = `${setup.accountName} on the editing screen`;
-    this.lock = new LockKeeper(setup.client, setup.projectId, label, (state) => this.onLock(state));
+    this.lock = new LockKeeper(
+      setup.client,
+      setup.projectId,
+      label,
+      (state) => this.onLock(state),
+      () => this.screen.model.dirty.peek(),
+    );
     addEventListener('beforeunload', (event) => {
       if (this.screen.model.dirty.peek() && !this.screen.model.saving.peek())
         event.preventDefault();
