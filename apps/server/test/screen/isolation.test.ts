@@ -2,24 +2,13 @@ import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logIn, openSite, screenshot, startScreenTest, whyNoChromium } from './screen-harness.js';
 import type { ScreenTest } from './screen-harness.js';
+import { button, PREVIEW, previewOf, rowOf, SLOW_MS } from './editor-helpers.js';
 import { hostileSiteZip, plainSiteZip } from './site-fixtures.js';
-
-/** Two browsers, or an edit and a save, on a loaded host: more than the default 30 seconds. */
-const SLOW_MS = 90_000;
 
 const why = whyNoChromium();
 if (why) console.warn(`skipped: ${why}`);
 
-/** The preview's frame element (the editor replaces it on each full load of the preview). */
-const PREVIEW = 'iframe[title="Preview"]';
-const previewOf = (page: Page) => page.frameLocator(PREVIEW);
 const lockStatus = (page: Page) => page.locator('#lock-status').textContent();
-const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
-/** The outline's row of the element with this id. */
-const rowOf = (page: Page, id: string) =>
-  page
-    .getByRole('tree', { name: 'Outline' })
-    .getByRole('treeitem', { name: new RegExp(`^[a-z][a-z0-9-]*#${id}(?=[ .]|$)`) });
 
 /** The preview's frame as it is now, once the page's element with this id is in it. */
 async function previewFrame(page: Page, id: string): Promise<Frame> {
