@@ -34,12 +34,6 @@ export class LockKeeper {
     private readonly projectId: string,
     private readonly label: string,
     private readonly onChange: (state: LockState) => void | Promise<void>,
-    /**
-     * Whether the lock is kept when the tab goes away, until its time runs out: unsaved changes
-     * are this tab's draft, which a reload takes up again (the same client) instead of finding
-     * the lock taken by another tab that was waiting for it, on a draft without them.
-     */
-    private readonly keepOnLeave: () => boolean = () => false,
   ) {}
 
   get holding(): boolean {
@@ -49,7 +43,7 @@ export class LockKeeper {
   async start(): Promise<void> {
     await this.renew();
     this.timer = setInterval(() => void this.renew(), RENEW_EVERY_MS);
-    addEventListener('pagehide', () => (this.keepOnLeave() ? this.stop() : this.release()));
+    addEventListener('pagehide', () => this.release());
   }
 
   async renew(): Promise<void> {
@@ -64,14 +58,9 @@ export class LockKeeper {
     if (changed) await this.onChange(next);
   }
 
-  /** Stops renewing: the lock runs out by itself (unless this client takes it again). */
-  stop(): void {
-    clearInterval(this.timer);
-  }
-
   /** Lets the lock go when the tab goes away (keepalive: the request outlives the page). */
   release(): void {
-    this.stop();
+    clearInterval(this.timer);
     if (!this.holding) return;
     this.state = undefined;
     void fetch(`${EDITING_ROOT}${pathOf(editingPaths.releaseLock, { id: this.projectId })}`, {

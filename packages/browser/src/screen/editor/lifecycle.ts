@@ -10,6 +10,11 @@ import { clockTime, relativeTime } from '../when.js';
 import { planReapply } from './reapply.js';
 
 const CHECK_AFTER_MS = 350;
+/**
+ * A lock let go is asked for here only after this pause: a tab that let it go as it reloaded
+ * takes it back first, with its draft, instead of finding it taken by a tab waiting for it.
+ */
+const FREE_LOCK_GRACE_MS = 4_000;
 
 /**
  * The editor's life: the lock taken and kept, the draft opened while it is held, the saved page
@@ -29,13 +34,7 @@ export class EditorLifecycle {
   async start(): Promise<void> {
     const { setup } = this.screen;
     const label = `${setup.accountName} on the editing screen`;
-    this.lock = new LockKeeper(
-      setup.client,
-      setup.projectId,
-      label,
-      (state) => this.onLock(state),
-      () => this.screen.model.dirty.peek(),
-    );
+    this.lock = new LockKeeper(setup.client, setup.projectId, label, (state) => this.onLock(state));
     addEventListener('beforeunload', (event) => {
       if (this.screen.model.dirty.peek() && !this.screen.model.saving.peek())
         event.preventDefault();
@@ -81,7 +80,7 @@ export class EditorLifecycle {
     this.showSaved();
     this.live ??= new LiveView(this.screen, {
       lockChanged: (free) => {
-        if (free) void this.lock?.renew();
+        if (free) setTimeout(() => void this.lock?.renew(), FREE_LOCK_GRACE_MS);
         else void this.describeHolder();
       },
       saved: async () => {
