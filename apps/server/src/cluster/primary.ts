@@ -57,14 +57,12 @@ export function superviseWorkers(options: { count: number; logger: Logger }): Su
   const fork = (first: boolean) => {
     const worker = cluster.fork();
     const bornAt = Date.now();
-    let listened = false;
     exited.add(
       new Promise<void>((resolve) => worker.once('exit', () => resolve())).then(() => undefined),
     );
     worker.on('message', (raw: unknown) => {
       const message = ours<WorkerMessage>(raw);
       if (message?.galley === 'listening') {
-        listened = true;
         listening.add(worker);
         // A worker still starting when the stop came could not hear it: tell it now that it can.
         if (stopping) send(worker, { galley: 'stop' });
@@ -80,7 +78,7 @@ export function superviseWorkers(options: { count: number; logger: Logger }): Su
       }
     });
     worker.once('exit', (code, signal) => {
-      listening.delete(worker);
+      const listened = listening.delete(worker);
       if (stopping) return;
       if (first && !listened) {
         settle.reject(new WorkerStartFailure({ message: `a worker exited at start (${code})` }));
