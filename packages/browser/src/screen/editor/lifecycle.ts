@@ -10,11 +10,6 @@ import { clockTime, relativeTime } from '../when.js';
 import { planReapply } from './reapply.js';
 
 const CHECK_AFTER_MS = 350;
-/**
- * A lock let go is asked for here only after this pause: a tab that let it go as it reloaded
- * takes it back first, with its draft, instead of finding it taken by a tab waiting for it.
- */
-const FREE_LOCK_GRACE_MS = 4_000;
 
 /**
  * The editor's life: the lock taken and kept, the draft opened while it is held, the saved page
@@ -80,7 +75,7 @@ export class EditorLifecycle {
     this.showSaved();
     this.live ??= new LiveView(this.screen, {
       lockChanged: (free) => {
-        if (free) setTimeout(() => void this.lock?.renew(), FREE_LOCK_GRACE_MS);
+        if (free) void this.lock?.renew();
         else void this.describeHolder();
       },
       saved: async () => {
