@@ -67,6 +67,7 @@ export function superviseWorkers(options: { count: number; logger: Logger }): Su
         // A worker still starting when the stop came could not hear it: tell it now that it can.
         if (stopping) send(worker, { galley: 'stop' });
         if (first && ++started === count) settle.resolve(message.url);
+        if (!first) logger.info({ worker: worker.process.pid }, 'worker replaced; it listens');
       } else if (message?.galley === 'failed') {
         settle.reject(new WorkerStartFailure(message));
       } else if (message?.galley === 'gather') {
