@@ -69,6 +69,67 @@ describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () 
   );
 
   it(
+    'leaves a lock let go with unsaved changes to its reloading tab; a waiting tab offers to take over',
+    async () => {
+      const site = await openSite(t, plainSiteZip());
+      const first = await t.signedIn();
+      first.page.on('dialog', (dialog) => void dialog.accept()); // leaving with unsaved changes asks
+      await first.page.goto(site.editor);
+      await expect.poll(() => lockStatus(first.page)).toContain('You are editing');
+      await previewOf(first.page)
+        .locator('#intro')
+        .dblclick({ position: { x: 5, y: 5 } });
+      await first.page.keyboard.type('Not saved yet.');
+      await first.page.keyboard.press('Enter');
+      await expect.poll(() => button(first.page, 'Save').isEnabled()).toBe(true);
+      // A second tab of the same person waits for the lock, read-only.
+      const second = await t.signedIn();
+      await second.page.goto(site.editor);
+      await expect.poll(() => lockStatus(second.page)).toContain('is editing since');
+
+      // The first tab reloads: it lets the lock go as it unloads, and takes it up again with its
+      // draft; the waiting tab, told the lock was let go with unsaved changes, does not take it.
+      await first.page.reload();
+      await expect.poll(() => lockStatus(first.page)).toContain('You are editing');
+      await expect
+        .poll(() => previewOf(first.page).locator('#intro').textContent())
+        .toBe('Not saved yet.');
+      await expect.poll(() => lockStatus(second.page)).toContain('is editing since');
+
+      // It leaves: the waiting tab says so and offers to take over, and waits for its person.
+      await first.page.goto(`${t.server.url}/projects`);
+      await expect.poll(() => lockStatus(second.page)).toContain('left unsaved changes');
+      await screenshot(second.page, 'editor-lock-left-unsaved');
+      await second.page.waitForTimeout(1_000);
+      expect(await lockStatus(second.page)).toMatch(/^Read-only: the lock is free/);
+      await button(second.page, 'Edit here').click();
+      await expect.poll(() => lockStatus(second.page)).toContain('You are editing');
+      // Its own draft: the other tab's change stays in the other tab's draft.
+      await expect
+        .poll(() => previewOf(second.page).locator('#intro').textContent())
+        .not.toBe('Not saved yet.');
+      // The line stays true once the editor is open (the event of its own take came too).
+      await second.page.waitForTimeout(1_000);
+      expect(await lockStatus(second.page)).toContain('You are editing');
+
+      // The first tab comes back read-only; a holder with nothing unsaved that leaves lets it
+      // have the lock at once, and its changes are there again.
+      await first.page.goto(site.editor);
+      await expect.poll(() => lockStatus(first.page)).toContain('is editing since');
+      await second.page.goto(`${t.server.url}/projects`);
+      await expect.poll(() => lockStatus(first.page)).toContain('You are editing');
+      await expect
+        .poll(() => previewOf(first.page).locator('#intro').textContent())
+        .toBe('Not saved yet.');
+      expect(first.problems.filter((p) => !p.includes('423'))).toEqual([]);
+      expect(second.problems.filter((p) => !p.includes('423'))).toEqual([]);
+      await first.context.close();
+      await second.context.close();
+    },
+    SLOW_MS,
+  );
+
+  it(
     'stores a page with scripts as written and previews it without running any of it',
     async () => {
       const site = await openSite(t, hostileSiteZip());

@@ -75,6 +75,47 @@ describeStores('page events', (t) => {
     view.close();
   });
 
+  it('names a holder that let the lock go with unsaved changes, until the lock is taken', async () => {
+    const { id, ada, index, pageIds } = await viewed();
+    const about = pageIds['about.html']!;
+    const view = watch(s, bob.token, index);
+    expect(await view.next()).toEqual({ event: 'lock', data: { lock: null } });
+    await ada<LockBody>('PUT', `/projects/${id}/lock`, { json: lockBody });
+    expect((await view.next())?.event).toBe('lock');
+    // Nothing unsaved: a plain release.
+    expect((await ada('DELETE', `/projects/${id}/lock`)).status).toBe(204);
+    expect(await view.next()).toEqual({ event: 'lock', data: { lock: null } });
+
+    // A change left unsaved on another page of the project counts too.
+    await ada<LockBody>('PUT', `/projects/${id}/lock`, { json: lockBody });
+    expect((await view.next())?.event).toBe('lock');
+    const draft = await ada<DraftBody>('GET', `/pages/${about}/draft`);
+    const operation = { kind: 'remove', target: '#about' };
+    const done = await ada<OperationBody>('POST', `/pages/${about}/operations`, {
+      json: { draft_token: draft.body.draft_token, operation },
+    });
+    expect(done.status).toBe(200);
+    expect((await ada('DELETE', `/projects/${id}/lock`)).status).toBe(204);
+    const left = { lock: null, left_unsaved: { name: 'Ada' } };
+    expect(await view.next()).toEqual({ event: 'lock', data: left });
+    // A view that connects meanwhile is told the same; a read of the page again (a rename saves
+    // the project) tells nothing new of the lock; taken again, it is a lock like any other.
+    const late = watch(s, bob.token, index);
+    expect(await late.next()).toEqual({ event: 'lock', data: left });
+    expect((await ada('PATCH', `/projects/${id}`, { json: { title: 'Renamed' } })).status).toBe(
+      200,
+    );
+    expect(await view.next()).toEqual({ event: 'saved', data: { revision: 2 } });
+    const taken = await ada<LockBody>('PUT', `/projects/${id}/lock`, { json: lockBody });
+    expect(await view.next()).toEqual({ event: 'lock', data: { lock: taken.body.lock } });
+    // Let go with the change undone: a plain release.
+    expect((await ada('POST', `/pages/${about}/draft/undo`)).status).toBe(200);
+    expect((await ada('DELETE', `/projects/${id}/lock`)).status).toBe(204);
+    expect(await view.next()).toEqual({ event: 'lock', data: { lock: null } });
+    view.close();
+    late.close();
+  });
+
   it('sends the holder’s draft as it changes, and the saves', async () => {
     const { id, ada, index } = await viewed();
     const view = watch(s, bob.token, index);

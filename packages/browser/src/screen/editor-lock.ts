@@ -28,6 +28,7 @@ export const RENEW_EVERY_MS = 20_000;
 export class LockKeeper {
   private timer: ReturnType<typeof setInterval> | undefined;
   private state: LockState | undefined;
+  private paused = false;
 
   constructor(
     private readonly client: Client,
@@ -44,6 +45,23 @@ export class LockKeeper {
     await this.renew();
     this.timer = setInterval(() => void this.renew(), RENEW_EVERY_MS);
     addEventListener('pagehide', () => this.release());
+  }
+
+  /**
+   * Stops asking for the lock while another client holds it, until `resume`: a lock let go with
+   * unsaved changes waits for this tab's person, not for its timer.
+   */
+  pause(): void {
+    if (this.paused) return;
+    this.paused = true;
+    clearInterval(this.timer);
+  }
+
+  /** Asks for the lock every 20 s again, after a `pause`. */
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.timer = setInterval(() => void this.renew(), RENEW_EVERY_MS);
   }
 
   async renew(): Promise<void> {

@@ -96,7 +96,7 @@ export const Lock = z.object({
   ttl_seconds: z.number().int(),
 });
 export const LockAnswer = z.object({ lock: Lock });
-/** GET /projects/{id}/lock (and the `lock` event of a page's stream): the lock in force, or null. */
+/** GET /projects/{id}/lock: the lock in force, or null. */
 export const LockState = z.object({ lock: Lock.nullable() });
 export type LockState = z.infer<typeof LockState>;
 /** The `lock` of a 423 answer: who holds it and until when. */
@@ -167,6 +167,14 @@ export const DraftEventData = z.object({
 });
 export type DraftEventData = z.infer<typeof DraftEventData>;
 
+/**
+ * The `lock` event of a page's stream: the lock in force, or null; while it is free after its
+ * holder let it go (or it expired) with unsaved changes in a draft of the project, `left_unsaved`
+ * names that holder (the editing screen waits for its person before taking over).
+ */
+export const LockEventData = LockState.extend({ left_unsaved: ByName.optional() });
+export type LockEventData = z.infer<typeof LockEventData>;
+
 /** The `saved` event of a page's stream: the project's saved revision moved to `revision`. */
 export const SavedEventData = z.object({ revision: z.number().int() });
 export type SavedEventData = z.infer<typeof SavedEventData>;
@@ -176,7 +184,7 @@ export type SavedEventData = z.infer<typeof SavedEventData>;
  * `data:` line is `data` as JSON.
  */
 export const PageEvent = z.discriminatedUnion('event', [
-  z.object({ event: z.literal('lock'), data: LockState }),
+  z.object({ event: z.literal('lock'), data: LockEventData }),
   z.object({ event: z.literal('draft'), data: DraftEventData }),
   z.object({ event: z.literal('saved'), data: SavedEventData }),
 ]);

@@ -15,6 +15,13 @@ import { toProject } from './projects-repository.js';
 import type { ProjectMembersTable, ProjectsTable } from './tables.js';
 import { relaxedWrite } from '../relaxed.js';
 
+/**
+ * A draft's newest event (`e`) leaves an operation in effect: it came after the base, and its undo
+ * stack is not empty (events written before that was recorded count when they are operations).
+ */
+const operationInEffect = sql`e.seq > d.base_seq
+  and coalesce(e.can_undo, case when e.kind = 'operation' then 1 else 0 end) = 1`;
+
 /** Everything a page-editing request decides on, read at once. */
 export interface EditingContext {
   access: PageAccess;
@@ -308,8 +315,7 @@ export class DraftsRepository {
       ${latestEventJoin}
       where d.project_id = ${projectId}
         and d.page_id in (${sql.join([...new Set(pageIds)])})
-        and e.seq > d.base_seq
-        and coalesce(e.can_undo, case when e.kind = 'operation' then 1 else 0 end) = 1
+        and ${operationInEffect}
       order by updated_at desc, d.id`.execute(this.#scope.db);
     for (const row of rows) {
       if (found.has(row.page_id)) continue;
@@ -320,6 +326,19 @@ export class DraftsRepository {
       });
     }
     return found;
+  }
+
+  /**
+   * Whether `holder` has an open draft of a page of the project with an operation in effect (as
+   * `unsaved` counts them): what a client that lets the lock go leaves behind.
+   */
+  async leftUnsaved(projectId: string, holder: LockHolder): Promise<boolean> {
+    const { rows } = await sql<{ one: number }>`select 1 as one
+      from drafts d ${latestEventJoin}
+      where d.project_id = ${projectId} and d.account_number = ${holder.accountNumber}
+        and d.client = ${holder.client} and ${operationInEffect}
+      limit 1`.execute(this.#scope.db);
+    return rows.length > 0;
   }
 
   /** The page's project revision, its lock in force and the holder's draft of it, in one read. */

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import type { PageWatch as WatchedPage, Store } from '@galley/store';
+import type { v1 } from '@galley/core';
+import type { LockRecord, PageWatch as WatchedPage, Store } from '@galley/store';
 import type { EventHub } from '../../events/hub.js';
 import { lockState } from '../present.js';
 import type { DraftService } from './draft-service.js';
@@ -30,6 +31,9 @@ interface Topic {
   lock: string | null;
   /** The lock holder (`account client`) and its draft (`id token base`) as last read. */
   holder: string | null;
+  /** The lock as last read, and who let it go with unsaved changes while it stays free. */
+  held: LockRecord | null;
+  leftUnsaved: string | null;
   draftKey: string | null;
   /** The `draft` event's data for the holder's draft; null when there is none. */
   draft: string | null;
@@ -104,6 +108,8 @@ export class PageEvents {
         streams: new Set(),
         lock: null,
         holder: null,
+        held: null,
+        leftUnsaved: null,
         draftKey: null,
         draft: null,
         revision: null,
@@ -154,7 +160,7 @@ export class PageEvents {
       for (const stream of topic.streams) stream.watcher.end();
       return;
     }
-    const lock = JSON.stringify(lockState(watch.lock));
+    const lock = JSON.stringify(await this.#lockEvent(topic, watch));
     const holder = watch.lock ? `${watch.lock.accountNumber} ${watch.lock.client}` : null;
     const draft = await this.#draftOf(topic, watch, holder);
     const saved = topic.revision !== null && topic.revision !== watch.revision;
@@ -171,7 +177,25 @@ export class PageEvents {
     }
     topic.lock = lock;
     topic.holder = holder;
+    topic.held = watch.lock;
     topic.revision = watch.revision;
+  }
+
+  /**
+   * The `lock` event's data: the lock in force; once its holder let it go (or it expired) with
+   * unsaved changes in a draft of the project, that holder's name too, until the lock is taken.
+   */
+  async #lockEvent(topic: Topic, watch: WatchedPage): Promise<v1.LockEventData> {
+    const state = lockState(watch.lock);
+    const gone = topic.held;
+    if (watch.lock) topic.leftUnsaved = null;
+    else if (gone) {
+      const left = await this.#store.drafts.leftUnsaved(watch.projectId, gone);
+      topic.leftUnsaved = left ? gone.holderName : null;
+    }
+    return topic.leftUnsaved === null
+      ? state
+      : { ...state, left_unsaved: { name: topic.leftUnsaved } };
   }
 
   /**

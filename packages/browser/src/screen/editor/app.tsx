@@ -39,6 +39,14 @@ export function EditorApp({
           ) : (
             screen.lockLine.value
           )}
+          {screen.takeOver.value && (
+            <>
+              {' '}
+              <button type="button" class="take-over" onClick={screen.takeOver.value}>
+                Edit here
+              </button>
+            </>
+          )}
         </p>
       </div>
       <Toolbar screen={screen} />

@@ -53,6 +53,7 @@ export class EditorLifecycle {
   private async onLock(state: LockState): Promise<void> {
     const { model, setup } = this.screen;
     model.lock.value = state;
+    this.screen.takeOver.value = null;
     if (state.kind === 'held') {
       this.live?.close();
       this.live = null;
@@ -74,7 +75,10 @@ export class EditorLifecycle {
     await this.freshFolder();
     this.showSaved();
     this.live ??= new LiveView(this.screen, {
-      lockChanged: (free) => {
+      lockChanged: (free, leftUnsaved) => {
+        if (free && leftUnsaved !== null) return this.offerTakeOver(leftUnsaved);
+        this.screen.takeOver.value = null;
+        this.lock?.resume();
         if (free) void this.lock?.renew();
         else void this.describeHolder();
       },
@@ -86,11 +90,28 @@ export class EditorLifecycle {
     this.live.open(setup.page.id);
   }
 
+  /**
+   * A lock let go with unsaved changes is not taken by itself: their tab may be reloading and
+   * take it up again with its draft. This tab's person decides.
+   */
+  private offerTakeOver(name: string): void {
+    const { lock } = this;
+    if (!lock) return;
+    lock.pause();
+    this.screen.lockLine.value = `Read-only: the lock is free, but ${name} left unsaved changes, which stay in their draft until they come back.`;
+    this.screen.takeOver.value = () => {
+      this.screen.takeOver.value = null;
+      lock.resume();
+      void lock.renew();
+    };
+  }
+
   /** "Ada (on the editing screen) is editing since 14:02 · 5 min ago". */
   private async describeHolder(): Promise<void> {
     const { setup } = this.screen;
     const got = await library().attempt(() => setup.client.v1.getLock(setup.projectId));
-    if (!got.ok || !got.value.lock || this.screen.model.draft.peek()) return;
+    // This tab may have taken the lock meanwhile (the event of its own take came first).
+    if (!got.ok || !got.value.lock || this.lock?.holding) return;
     const { holder, label, acquired_at } = got.value.lock;
     // A browser whose clock is behind the server's would read the lock as taken in the future.
     const now = new Date();

@@ -1,10 +1,14 @@
 import { EDITING_ROOT, editingPaths, pathOf } from '@galley/core';
+import type { v1 } from '@galley/core';
 import { library } from '../library.js';
 import type { EditorScreen } from './screen.js';
 
 export interface LiveEvents {
-  /** The lock was released (`free`) or taken by someone. */
-  lockChanged(free: boolean): void;
+  /**
+   * The lock was released (`free`) or taken by someone; `leftUnsaved` names a holder that let it
+   * go with unsaved changes (see v1.LockEventData).
+   */
+  lockChanged(free: boolean, leftUnsaved: string | null): void;
   /** A new revision was saved. */
   saved(): void | Promise<void>;
 }
@@ -35,8 +39,8 @@ export class LiveView {
     this.source = source;
     source.addEventListener('draft', (event) => this.draft(event as MessageEvent<string>));
     source.addEventListener('lock', (event) => {
-      const data = parse<{ lock: unknown }>((event as MessageEvent<string>).data);
-      if (data) this.events.lockChanged(data.lock === null);
+      const data = parse<v1.LockEventData>((event as MessageEvent<string>).data);
+      if (data) this.events.lockChanged(data.lock === null, data.left_unsaved?.name ?? null);
     });
     source.addEventListener('saved', () => void this.events.saved());
   }

@@ -58,6 +58,8 @@ export class EditorScreen {
   save: () => Promise<void> = () => Promise.resolve();
   /** Status line of the lock: who edits, since when. */
   readonly lockLine = signal<string>('Taking the lock…');
+  /** Takes the lock over, offered beside the lock line when its holder left unsaved changes. */
+  readonly takeOver = signal<(() => void) | null>(null);
   /** The session has ended: the lock line links to the login, which brings the person back. */
   readonly sessionEnded = signal(false);
   /** A stale draft found on opening: what the person chooses to do with it. */

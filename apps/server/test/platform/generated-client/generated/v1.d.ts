@@ -354,7 +354,7 @@ export interface paths {
          * Live changes of the page: its lock, the holder’s draft, saves (server-sent events)
          * @description A `text/event-stream` for read-only views (any member; an API token or the screen’s session). Each event’s `data:` is one line of JSON:
          *
-         *     - `lock` `{lock: Lock | null}`: on connect and whenever the lock changes (taken, renewed, released, expired);
+         *     - `lock` `{lock: Lock | null, left_unsaved?: {name}}`: on connect and whenever the lock changes (taken, renewed, released, expired); `left_unsaved` names a holder that let the lock go (or whose lock expired) with unsaved changes in a draft of the project, while the lock stays free;
          *     - `draft` `{sequence, base_revision, html, by: {name}}`: the lock holder’s draft of the page, on connect when there is one and whenever it changes (operation, undo, redo, save); when the holder discards it, the saved page (`sequence` 0, on the current revision);
          *     - `saved` `{revision}`: the project’s saved revision changed.
          *
@@ -985,7 +985,12 @@ export interface components {
         PageEvent: {
             /** @constant */
             event: "lock";
-            data: components["schemas"]["LockState"];
+            data: {
+                lock: components["schemas"]["Lock"] | null;
+                left_unsaved?: {
+                    name: string;
+                };
+            };
         } | {
             /** @constant */
             event: "draft";
