@@ -78,12 +78,17 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
       // A draft with no change since the saved page: Save is off, and says why.
       expect(await save.isDisabled()).toBe(true);
       expect(await save.getAttribute('title')).toBe(nothing);
-      expect(await page.locator('#save-state').textContent()).toBe(nothing);
+      expect(await page.locator('#save-state').textContent()).toBe('Nothing to save.');
 
       // A change, then a double-click: one save, one revision; then nothing to save again.
+      const toolbarHeight = () => page.locator('.editor-toolbar').evaluate((e) => e.clientHeight);
+      const before = await toolbarHeight();
       await insertParagraph(page, 'once');
       expect(await save.isEnabled()).toBe(true);
       expect(await page.locator('#save-state').textContent()).toBe('');
+      // The toolbar keeps its height as the reason comes and goes (what is typed into stays in
+      // view below it).
+      expect(await toolbarHeight()).toBe(before);
       await save.dblclick();
       await expect.poll(() => noticeText(page, 'toolbar')).toBe('Saved as revision 2.');
       await expect.poll(() => save.isDisabled()).toBe(true);
@@ -309,7 +314,7 @@ describe.skipIf(!!why)('screen: the editor under Back, double-clicks, restarts, 
       // Polled: on a loaded machine the held request's answer event may come in a moment late.
       const pagePath = `/api/v1/pages/${site.index}`;
       await expect
-        .poll(() => answers.filter((a) => a.includes(pagePath)).sort())
+        .poll(() => answers.filter((a) => a.includes(pagePath)).sort(), { timeout: 10_000 })
         .toEqual([`200 ${pagePath}/draft/undo`, `200 ${pagePath}/operations`]);
       expect(await serverDraft(t.server, page, site.index)).toContain('id="intro"');
       expect(problems).toEqual([]);

@@ -16,6 +16,31 @@ async function previewFrame(page: Page, id: string): Promise<Frame> {
   return (await (await page.locator(PREVIEW).elementHandle()).contentFrame())!;
 }
 
+async function addMember(t: ScreenTest, projectId: string, email: string, role: string) {
+  const put = await fetch(`${t.server.url}/api/v1/projects/${projectId}/members`, {
+    method: 'PUT',
+    headers: {
+      authorization: `Bearer ${t.server.token}`,
+      'x-editor-client': 'test-setup',
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({ email, role }),
+  });
+  expect(put.status).toBe(200);
+}
+
+/**
+ * Resolves once the page's live view is connected and was told the lock: it then asks who holds
+ * it (a lock let go before that is, to the view, just free).
+ */
+function liveViewPrimed(page: Page): Promise<unknown> {
+  let connected = false;
+  page.on('response', (r) => {
+    if (r.url().endsWith('/events')) connected = true;
+  });
+  return page.waitForRequest((r) => connected && r.method() === 'GET' && r.url().endsWith('/lock'));
+}
+
 describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () => {
   let t: ScreenTest;
   beforeAll(async () => {
@@ -28,16 +53,7 @@ describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () 
     async () => {
       const site = await openSite(t, plainSiteZip());
       const bob = await t.server.addAccount('bob@example.org', 'Bob');
-      const put = await fetch(`${t.server.url}/api/v1/projects/${site.id}/members`, {
-        method: 'PUT',
-        headers: {
-          authorization: `Bearer ${t.server.token}`,
-          'x-editor-client': 'test-setup',
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify({ email: 'bob@example.org', role: 'editor' }),
-      });
-      expect(put.status).toBe(200);
+      await addMember(t, site.id, 'bob@example.org', 'editor');
 
       const ada = await t.signedIn();
       await ada.page.goto(site.editor);
@@ -72,6 +88,8 @@ describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () 
     'leaves a lock let go with unsaved changes to its reloading tab; a waiting tab offers to take over',
     async () => {
       const site = await openSite(t, plainSiteZip());
+      const carol = await t.server.addAccount('carol@example.org', 'Carol');
+      await addMember(t, site.id, 'carol@example.org', 'viewer');
       const first = await t.signedIn();
       first.page.on('dialog', (dialog) => void dialog.accept()); // leaving with unsaved changes asks
       await first.page.goto(site.editor);
@@ -80,12 +98,16 @@ describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () 
         .locator('#intro')
         .dblclick({ position: { x: 5, y: 5 } });
       await first.page.keyboard.type('Not saved yet.');
+      const answered = first.page.waitForResponse((r) => r.url().endsWith('/operations'));
       await first.page.keyboard.press('Enter');
+      expect((await answered).status()).toBe(200); // the change is in the server's draft
       await expect.poll(() => button(first.page, 'Save').isEnabled()).toBe(true);
       // A second tab of the same person waits for the lock, read-only.
       const second = await t.signedIn();
+      const primed = liveViewPrimed(second.page);
       await second.page.goto(site.editor);
       await expect.poll(() => lockStatus(second.page)).toContain('is editing since');
+      await primed;
 
       // The first tab reloads: it lets the lock go as it unloads, and takes it up again with its
       // draft; the waiting tab, told the lock was let go with unsaved changes, does not take it.
@@ -96,9 +118,21 @@ describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () 
         .toBe('Not saved yet.');
       await expect.poll(() => lockStatus(second.page)).toContain('is editing since');
 
+      // A viewer watches too.
+      const viewer = await t.person();
+      await logIn(viewer.page, t.server.url, 'carol@example.org', carol.password);
+      await viewer.page.goto(site.editor);
+      await expect.poll(() => lockStatus(viewer.page)).toContain('is editing since');
+
       // It leaves: the waiting tab says so and offers to take over, and waits for its person.
       await first.page.goto(`${t.server.url}/projects`);
       await expect.poll(() => lockStatus(second.page)).toContain('left unsaved changes');
+      // The viewer, who could not take the lock, is offered nothing.
+      await expect
+        .poll(() => lockStatus(viewer.page))
+        .toContain('your role in this project is viewer');
+      expect(await button(viewer.page, 'Edit here').count()).toBe(0);
+      await viewer.context.close();
       await screenshot(second.page, 'editor-lock-left-unsaved');
       await second.page.waitForTimeout(1_000);
       expect(await lockStatus(second.page)).toMatch(/^Read-only: the lock is free/);

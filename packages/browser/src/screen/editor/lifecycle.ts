@@ -10,6 +10,7 @@ import { clockTime, relativeTime } from '../when.js';
 import { planReapply } from './reapply.js';
 
 const CHECK_AFTER_MS = 350;
+const VIEWER_LINE = 'Read-only: your role in this project is viewer.';
 
 /**
  * The editor's life: the lock taken and kept, the draft opened while it is held, the saved page
@@ -76,8 +77,14 @@ export class EditorLifecycle {
     this.showSaved();
     this.live ??= new LiveView(this.screen, {
       lockChanged: (free, leftUnsaved) => {
-        if (free && leftUnsaved !== null) return this.offerTakeOver(leftUnsaved);
         this.screen.takeOver.value = null;
+        if (setup.role === 'viewer') {
+          // Who edits, if anyone: a viewer never asks for the lock.
+          if (free) this.screen.lockLine.value = VIEWER_LINE;
+          else void this.describeHolder();
+          return;
+        }
+        if (free && leftUnsaved !== null) return this.offerTakeOver(leftUnsaved);
         this.lock?.resume();
         if (free) void this.lock?.renew();
         else void this.describeHolder();
@@ -124,8 +131,7 @@ export class EditorLifecycle {
       this.screen.sessionEnded.value = true;
       return '';
     }
-    if (failure.kind === 'http' && failure.status === 403)
-      return 'Read-only: your role in this project is viewer.';
+    if (failure.kind === 'http' && failure.status === 403) return VIEWER_LINE;
     return `Read-only: ${failureText(failure)}`;
   }
 

@@ -1,5 +1,5 @@
 import { signal } from '@preact/signals';
-import type { ElementHandle, MediumRef } from '@galley/core';
+import type { ElementHandle, MediumRef, v1 } from '@galley/core';
 import type { Client } from '../library.js';
 import { EditorActions } from './actions.js';
 import { library } from '../library.js';
@@ -37,6 +37,8 @@ export interface ScreenSetup {
   readonly previewBase: string;
   readonly csrfToken: string;
   readonly accountName: string;
+  /** The person's role in the project: a viewer never edits. */
+  readonly role: v1.Role;
 }
 
 /**

@@ -49,6 +49,7 @@ export async function startEditor(): Promise<void> {
     previewBase,
     csrfToken: csrfToken(),
     accountName: accountName ?? 'Someone',
+    role: project.value.role,
   });
   const lifecycle = new EditorLifecycle(screen);
   fill(root);

@@ -6,6 +6,17 @@ import { NoticeAt } from './notice.js';
 /** Room between the sticky toolbar and what is scrolled into view below it. */
 const STICKY_GAP_PX = 8;
 
+const NOTHING_TO_SAVE = 'Nothing to save: no change since the saved page.';
+
+/**
+ * Why Save is off, as shown beside it: short where it comes and goes with the first change, so
+ * the toolbar keeps its height (Save's title says it in full).
+ */
+function shownBesideSave(why: string): string {
+  if (why === NOTHING_TO_SAVE) return 'Nothing to save.';
+  return why === 'Read-only.' ? '' : why;
+}
+
 /** Undo, Redo, Save, the element actions and the device frames, above the canvas. */
 export function Toolbar({ screen }: { screen: EditorScreen }) {
   const { model, actions } = screen;
@@ -20,7 +31,7 @@ export function Toolbar({ screen }: { screen: EditorScreen }) {
     : model.conflicted.value
       ? 'This draft cannot be saved: someone saved the page meanwhile.'
       : draft && !draft.canUndo
-        ? 'Nothing to save: no change since the saved page.'
+        ? NOTHING_TO_SAVE
         : !draft
           ? 'Read-only.'
           : '';
@@ -68,7 +79,7 @@ export function Toolbar({ screen }: { screen: EditorScreen }) {
           Save
         </button>
         <span id="save-state" class="hint">
-          {saveWhy === 'Read-only.' ? '' : saveWhy}
+          {shownBesideSave(saveWhy)}
         </span>
       </div>
       <div class="tool-group" role="group" aria-label="Selected element">
