@@ -136,15 +136,24 @@ export async function holdFirstOperation(page: Page, then: 'continue' | 'abort' 
 }
 
 /** The page's draft as the server holds it for the editor in `page` (its own client id). */
-export async function serverDraft(
+export async function serverDraftBody(
   server: { url: string; token: string },
   page: Page,
   pageId: string,
-): Promise<string> {
+): Promise<{ html: string; can_undo: boolean; can_redo: boolean }> {
   const client = await page.evaluate<string>(`sessionStorage.getItem('${EDITOR_CLIENT_KEY}')`);
   const draft = await fetch(`${server.url}/api/v1/pages/${pageId}/draft`, {
     headers: { authorization: `Bearer ${server.token}`, 'x-editor-client': client },
   });
   expect(draft.status).toBe(200);
-  return ((await draft.json()) as { html: string }).html;
+  return (await draft.json()) as { html: string; can_undo: boolean; can_redo: boolean };
+}
+
+/** The HTML of the page's draft as the server holds it (see `serverDraftBody`). */
+export async function serverDraft(
+  server: { url: string; token: string },
+  page: Page,
+  pageId: string,
+): Promise<string> {
+  return (await serverDraftBody(server, page, pageId)).html;
 }

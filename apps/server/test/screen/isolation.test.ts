@@ -123,6 +123,8 @@ describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () 
       await logIn(viewer.page, t.server.url, 'carol@example.org', carol.password);
       await viewer.page.goto(site.editor);
       await expect.poll(() => lockStatus(viewer.page)).toContain('is editing since');
+      // It is told who edits, and that it only views (it never asks for the lock).
+      expect(await lockStatus(viewer.page)).toMatch(/; your role in this project is viewer\.$/);
 
       // It leaves: the waiting tab says so and offers to take over, and waits for its person.
       await first.page.goto(`${t.server.url}/projects`);
@@ -130,8 +132,9 @@ describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () 
       // The viewer, who could not take the lock, is offered nothing.
       await expect
         .poll(() => lockStatus(viewer.page))
-        .toContain('your role in this project is viewer');
+        .toBe('Read-only: your role in this project is viewer.');
       expect(await button(viewer.page, 'Edit here').count()).toBe(0);
+      expect(viewer.problems).toEqual([]); // no lock asked for, so none refused
       await viewer.context.close();
       await screenshot(second.page, 'editor-lock-left-unsaved');
       await second.page.waitForTimeout(1_000);

@@ -16,7 +16,9 @@ export type LockState =
   | { readonly kind: 'held' }
   | { readonly kind: 'other'; readonly lock: HeldLock }
   /** The lock cannot be had at all (a viewer's 403, a missing project) or the service is away. */
-  | { readonly kind: 'refused'; readonly failure: Failure };
+  | { readonly kind: 'refused'; readonly failure: Failure }
+  /** A viewer's editor, which never asks for the lock. */
+  | { readonly kind: 'viewer' };
 
 /** Decisions §3: renew every 20 s, a third of the 60 s time-to-live, so one lost request is harmless. */
 export const RENEW_EVERY_MS = 20_000;

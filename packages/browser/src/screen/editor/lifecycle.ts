@@ -35,7 +35,9 @@ export class EditorLifecycle {
       if (this.screen.model.dirty.peek() && !this.screen.model.saving.peek())
         event.preventDefault();
     });
-    await this.lock.start();
+    // A viewer cannot take the lock: asking would only be refused (and logged by the browser).
+    if (setup.role === 'viewer') await this.onLock({ kind: 'viewer' });
+    else await this.lock.start();
   }
 
   /** The saved folder (the local checks judge the draft in it): read again only when newer. */
@@ -69,6 +71,8 @@ export class EditorLifecycle {
       this.screen.lockLine.value = `Read-only: ${holder.name} (${label}) is editing this project.`;
       model.readOnly.value = null;
       void this.describeHolder();
+    } else if (state.kind === 'viewer') {
+      this.screen.lockLine.value = VIEWER_LINE;
     } else {
       this.screen.lockLine.value = this.refusedLine(state.failure);
       if (state.failure.kind === 'http' && state.failure.status === 401) return;
@@ -123,7 +127,11 @@ export class EditorLifecycle {
     // A browser whose clock is behind the server's would read the lock as taken in the future.
     const now = new Date();
     const since = new Date(Math.min(new Date(acquired_at).getTime(), now.getTime()));
-    this.screen.lockLine.value = `Read-only: ${holder.name} (${label}) is editing since ${clockTime(since)} · ${relativeTime(since, now)}. You see their changes as they make them; the editor opens here as soon as the lock is free.`;
+    const then =
+      this.screen.setup.role === 'viewer'
+        ? 'your role in this project is viewer'
+        : 'the editor opens here as soon as the lock is free';
+    this.screen.lockLine.value = `Read-only: ${holder.name} (${label}) is editing since ${clockTime(since)} · ${relativeTime(since, now)}. You see their changes as they make them; ${then}.`;
   }
 
   private refusedLine(failure: Failure): string {
