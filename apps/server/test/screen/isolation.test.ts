@@ -16,7 +16,13 @@ async function previewFrame(page: Page, id: string): Promise<Frame> {
   return (await (await page.locator(PREVIEW).elementHandle()).contentFrame())!;
 }
 
-async function addMember(t: ScreenTest, projectId: string, email: string, role: string) {
+/** A new account, made a member of the project with `role`; its password to log in with. */
+async function addMember(
+  t: ScreenTest,
+  projectId: string,
+  person: { email: string; name: string; role: string },
+) {
+  const account = await t.server.addAccount(person.email, person.name);
   const put = await fetch(`${t.server.url}/api/v1/projects/${projectId}/members`, {
     method: 'PUT',
     headers: {
@@ -24,9 +30,10 @@ async function addMember(t: ScreenTest, projectId: string, email: string, role: 
       'x-editor-client': 'test-setup',
       'content-type': 'application/json',
     },
-    body: JSON.stringify({ email, role }),
+    body: JSON.stringify({ email: person.email, role: person.role }),
   });
   expect(put.status).toBe(200);
+  return account;
 }
 
 /**
@@ -52,8 +59,11 @@ describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () 
     'shows the holder to a second client, which stays read-only',
     async () => {
       const site = await openSite(t, plainSiteZip());
-      const bob = await t.server.addAccount('bob@example.org', 'Bob');
-      await addMember(t, site.id, 'bob@example.org', 'editor');
+      const bob = await addMember(t, site.id, {
+        email: 'bob@example.org',
+        name: 'Bob',
+        role: 'editor',
+      });
 
       const ada = await t.signedIn();
       await ada.page.goto(site.editor);
@@ -88,8 +98,11 @@ describe.skipIf(!!why)('screen: the lock and the isolation of stored pages', () 
     'leaves a lock let go with unsaved changes to its reloading tab; a waiting tab offers to take over',
     async () => {
       const site = await openSite(t, plainSiteZip());
-      const carol = await t.server.addAccount('carol@example.org', 'Carol');
-      await addMember(t, site.id, 'carol@example.org', 'viewer');
+      const carol = await addMember(t, site.id, {
+        email: 'carol@example.org',
+        name: 'Carol',
+        role: 'viewer',
+      });
       const first = await t.signedIn();
       first.page.on('dialog', (dialog) => void dialog.accept()); // leaving with unsaved changes asks
       await first.page.goto(site.editor);
