@@ -29,12 +29,11 @@ interface Topic {
   readonly streams: Set<Stream>;
   /** The `lock` event's data as last sent; null before the first read. */
   lock: string | null;
-  /** The lock holder (`account client`) and its draft (`id token base`) as last read. */
-  holder: string | null;
-  /** The lock as last read, and who let it go with unsaved changes while it stays free. */
+  /** The lock and the holder's draft (`id token base`) as last read. */
   held: LockRecord | null;
-  leftUnsaved: string | null;
   draftKey: string | null;
+  /** Who let the lock go with unsaved changes, while it stays free. */
+  leftUnsaved: string | null;
   /** The `draft` event's data for the holder's draft; null when there is none. */
   draft: string | null;
   revision: number | null;
@@ -107,10 +106,9 @@ export class PageEvents {
         projectId: page.projectId,
         streams: new Set(),
         lock: null,
-        holder: null,
         held: null,
-        leftUnsaved: null,
         draftKey: null,
+        leftUnsaved: null,
         draft: null,
         revision: null,
         reading: false,
@@ -161,8 +159,7 @@ export class PageEvents {
       return;
     }
     const lock = JSON.stringify(await this.#lockEvent(topic, watch));
-    const holder = watch.lock ? `${watch.lock.accountNumber} ${watch.lock.client}` : null;
-    const draft = await this.#draftOf(topic, watch, holder);
+    const draft = await this.#draftOf(topic, watch);
     const saved = topic.revision !== null && topic.revision !== watch.revision;
     for (const stream of topic.streams) {
       if (!stream.primed) {
@@ -176,7 +173,6 @@ export class PageEvents {
       if (draft.changed && draft.data !== null) stream.watcher.event('draft', draft.data);
     }
     topic.lock = lock;
-    topic.holder = holder;
     topic.held = watch.lock;
     topic.revision = watch.revision;
   }
@@ -205,14 +201,13 @@ export class PageEvents {
   async #draftOf(
     topic: Topic,
     watch: WatchedPage,
-    holder: string | null,
   ): Promise<{ data: string | null; changed: boolean }> {
     const seen = watch.draft;
     const key = seen && `${seen.id} ${seen.token} ${seen.baseSequence}`;
-    if (holder === topic.holder && key === topic.draftKey) {
-      return { data: topic.draft, changed: false };
-    }
-    const discarded = seen === null && holder !== null && holder === topic.holder;
+    const holder = holderKey(watch.lock);
+    const sameHolder = holder === holderKey(topic.held);
+    if (sameHolder && key === topic.draftKey) return { data: topic.draft, changed: false };
+    const discarded = seen === null && holder !== null && sameHolder;
     let data: string | null = null;
     topic.draftKey = key;
     if (seen && watch.lock) {
@@ -246,4 +241,9 @@ export class PageEvents {
     topic.draft = seen ? data : null;
     return { data, changed: true };
   }
+}
+
+/** Who holds a lock (`account client`), to tell one holder from another. */
+function holderKey(lock: LockRecord | null): string | null {
+  return lock && `${lock.accountNumber} ${lock.client}`;
 }

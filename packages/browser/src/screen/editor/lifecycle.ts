@@ -128,7 +128,7 @@ export class EditorLifecycle {
     const now = new Date();
     const since = new Date(Math.min(new Date(acquired_at).getTime(), now.getTime()));
     const then =
-      this.screen.setup.role === 'viewer'
+      setup.role === 'viewer'
         ? 'your role in this project is viewer'
         : 'the editor opens here as soon as the lock is free';
     this.screen.lockLine.value = `Read-only: ${holder.name} (${label}) is editing since ${clockTime(since)} · ${relativeTime(since, now)}. You see their changes as they make them; ${then}.`;
